@@ -1,0 +1,215 @@
+"""Relation-path planning by rules: which topic entity, which relations, in which order.
+
+A plan is a topic entity, a path of (relation, direction) hops and optional constraints to
+other topic entities. Plans are enumerated over the KB's real relations (the anchor's own
+roles, then the relations that co-occur on the nodes each hop reaches) and scored with
+explainable features; the trace shows the features of the chosen plan and its rivals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.kg.store import KnowledgeGraph
+from core.question import EntityMention, QuestionAnalysis, answer_type_fit, coverage
+
+Hop = tuple[str, str]  # (relation id, "out" | "in")
+
+W_COVERAGE = 3.0  # share of the question's relation words the plan explains
+W_UNEXPLAINED = 1.0  # per hop no word of the question explains
+W_UNUSED = 0.3  # per relation phrase of the question that no hop takes
+W_SHARE = 0.3  # per hop that walks back over the relation it arrived by (explained by shape)
+W_SWITCH = 0.6  # per unusual change of role at an intermediate node (1 - how common it is)
+W_TYPE = 1.0  # the answer is the kind the question asks for
+W_ORDER = 0.5  # the last hop is the relation named next to the wh-word / focus noun
+W_HOP = 0.15  # per hop: prefer the shorter of two equally good explanations
+W_LINK = 0.5  # confidence of the entity link
+W_CONSTRAINT = 0.6  # a second topic entity the plan uses
+
+
+@dataclass
+class Plan:
+    anchor: str
+    mention: EntityMention
+    hops: list[Hop]
+    constraints: list[tuple[str, str, str]] = field(default_factory=list)  # (anchor, rel, dir)
+    constraint_mentions: list[EntityMention] = field(default_factory=list)
+    score: float = 0.0
+    features: dict[str, float] = field(default_factory=dict)
+
+    def key(self) -> tuple:
+        return (self.anchor, tuple(self.hops), tuple(self.constraints))
+
+
+class Planner:
+    """Enumerate and score plans for one question on one KB."""
+
+    def __init__(self, kg: KnowledgeGraph, max_hops: int = 3, max_anchors: int = 4):
+        self.kg = kg
+        self.max_hops = max_hops
+        self.max_anchors = max_anchors
+        idx = kg.index
+        self._rel_code = {r: i for i, r in enumerate(idx.rel_ids)}
+
+    def plans(self, qa: QuestionAnalysis, limit: int = 8) -> list[Plan]:
+        out: list[Plan] = []
+        for mention in _distinct_mentions(qa.entities, self.max_anchors):
+            for anchor in mention.ids[:3]:
+                out.extend(self._plans_for(qa, mention, anchor))
+        out.sort(key=lambda p: (-p.score, len(p.hops)))
+        seen, ranked = set(), []
+        for plan in out:
+            if plan.key() not in seen:
+                seen.add(plan.key())
+                ranked.append(plan)
+        return ranked[:limit]
+
+    # -- enumeration ------------------------------------------------------------------------
+    def _plans_for(self, qa: QuestionAnalysis, mention: EntityMention, anchor: str) -> list[Plan]:
+        mentions = qa.mentions_outside(mention)
+        named = {m.rel_id for m in mentions}
+        start_roles = self.kg.index.roles.get(anchor, ())
+        paths: list[list[int]] = []
+
+        def extend(path: list[int], unnamed: int) -> None:
+            paths.append(list(path))
+            if len(path) == self.max_hops:
+                return
+            for code in sorted(self.kg.index.follow.get(path[-1], ())):
+                if code == path[-1] ^ 1 and len(path) >= 2 and path[-2] == code:
+                    continue  # r, r^-1, r: walking back and forth adds nothing
+                rel = self.kg.index.rel_ids[code >> 1]
+                extra = 0 if rel in named or rel in {self.kg.index.rel_ids[c >> 1] for c in path} else 1
+                if unnamed + extra <= 1:
+                    extend([*path, code], unnamed + extra)
+
+        for code in start_roles:
+            rel = self.kg.index.rel_ids[code >> 1]
+            extend([code], 0 if rel in named else 1)
+
+        plans = []
+        for path in paths:
+            hops = [(self.kg.index.rel_ids[c >> 1], "out" if c % 2 == 0 else "in") for c in path]
+            plan = Plan(anchor, mention, hops)
+            self._add_constraints(plan, qa, path[-1])
+            self._score(plan, qa)
+            plans.append(plan)
+        return plans
+
+    def _add_constraints(self, plan: Plan, qa: QuestionAnalysis, last: int) -> None:
+        """Other topic entities in the question constrain the answer if the schema allows it."""
+        reach = self.kg.index.follow.get(last, {})  # roles the answers can play
+        named = {m.rel_id for m in qa.mentions_outside(plan.mention)}
+        for other in qa.entities:
+            if other.overlaps(plan.mention) or not (other.capitalized or other.bracketed):
+                continue
+            if any(other.overlaps(m) for m in plan.constraint_mentions):
+                continue
+            best = None
+            for other_id in other.ids[:2]:
+                for code in self.kg.index.roles.get(other_id, ()):
+                    answer_role = code ^ 1  # the role the answer plays on that edge
+                    if answer_role not in reach:
+                        continue
+                    rel = self.kg.index.rel_ids[code >> 1]
+                    rank = (rel in named, -self.kg.relation(rel).count)
+                    direction = "out" if answer_role % 2 == 0 else "in"
+                    if best is None or rank > best[0]:
+                        best = (rank, other_id, rel, direction)
+            if best:
+                plan.constraints.append((best[1], best[2], best[3]))
+                plan.constraint_mentions.append(other)
+
+    # -- scoring ----------------------------------------------------------------------------
+    def _score(self, plan: Plan, qa: QuestionAnalysis) -> None:
+        """Align hops with the question's relation words, then add type, order and shape terms.
+
+        Each relation word explains at most one hop. A hop that walks straight back over the
+        relation it arrived by ("films that share actors with X") is explained by the shape,
+        at a small cost; any other hop no word explains costs more.
+        """
+        used = (plan.mention, *plan.constraint_mentions)
+        mentions = qa.mentions_outside(*used)
+        free = _phrases(mentions)  # phrase start token -> {rel: weight}
+        unexplained = shares = 0
+        switch_cost = 0.0
+        roles = [self._rel_code[r] * 2 + (0 if d == "out" else 1) for r, d in plan.hops]
+        rels = [r for r, _ in plan.hops] + [r for _, r, _ in plan.constraints]
+        for i, rel in enumerate(rels):
+            token = max((t for t, ws in free.items() if rel in ws), key=lambda t: free[t][rel],
+                        default=None)
+            if token is not None:
+                del free[token]
+            elif i > 0 and i < len(roles) and roles[i] == roles[i - 1] ^ 1:
+                shares += 1
+            else:
+                unexplained += 1
+            if 0 < i < len(roles) and roles[i] >> 1 != roles[i - 1] >> 1:
+                switch_cost += 1.0 - self.kg.index.follow.get(roles[i - 1], {}).get(roles[i], 0.0)
+        cover = coverage(qa, set(rels), *used)
+        unused = len(free)  # relation phrases no hop took (a named relation left out)
+        last_rel, last_dir = plan.hops[-1]
+        type_fit = answer_type_fit(qa, self.kg, last_rel, last_dir)
+        order = 0.0
+        if qa.focus is not None and mentions:
+            nearest = min(mentions, key=lambda m: (abs(m.token - qa.focus), -m.weight))
+            order = 1.0 if nearest.rel_id == last_rel else 0.0
+
+        features = {
+            "coverage": round(cover, 3),
+            "unexplained_hops": unexplained,
+            "shared_hops": shares,
+            "unused_phrases": unused,
+            "role_switch": round(switch_cost, 3),
+            "answer_type": type_fit,
+            "order": order,
+            "hops": len(plan.hops),
+            "link": round(plan.mention.link_score, 3),
+            "constraints": len(plan.constraints),
+        }
+        plan.score = (
+            W_COVERAGE * cover
+            - W_UNEXPLAINED * unexplained
+            - W_SHARE * shares
+            - W_UNUSED * unused
+            - W_SWITCH * switch_cost
+            + W_TYPE * type_fit
+            + W_ORDER * order
+            - W_HOP * len(plan.hops)
+            + W_LINK * plan.mention.link_score
+            + W_CONSTRAINT * len(plan.constraints)
+        )
+        plan.features = features
+
+
+def _phrases(mentions) -> dict[int, dict[str, float]]:
+    """Group relation words into phrases: words naming the same relations within two tokens
+    ("release year", "release date") are one mention, so one hop explains them together."""
+    by_token: dict[int, dict[str, float]] = {}
+    for m in mentions:
+        by_token.setdefault(m.token, {})[m.rel_id] = m.weight
+    phrases: dict[int, dict[str, float]] = {}
+    last_start, last_token = None, -10
+    for token in sorted(by_token):
+        rels = by_token[token]
+        if last_start is not None and token - last_token <= 2 and rels.keys() & phrases[last_start].keys():
+            merged = phrases[last_start]
+            for rel, w in rels.items():
+                merged[rel] = max(merged.get(rel, 0.0), w)
+        else:
+            phrases[token] = dict(rels)
+            last_start = token
+        last_token = token
+    return phrases
+
+
+def _distinct_mentions(mentions: list[EntityMention], limit: int) -> list[EntityMention]:
+    """The best-linked mentions, skipping ones nested inside a better mention."""
+    chosen: list[EntityMention] = []
+    for m in mentions:
+        if any(m.overlaps(c) and c.link_score >= m.link_score for c in chosen):
+            continue
+        chosen.append(m)
+        if len(chosen) == limit:
+            break
+    return chosen

@@ -1,0 +1,165 @@
+"""The KG-only agent: soft rules over the graph, no LLM (paradigm `kg-only`).
+
+Reason: on the first step, link the question's entities and rank relation-path plans
+(core.agents.planner); then follow the best plan one hop per step. An empty hop switches to
+the next plan; a finished plan the judge still finds insufficient is extended by one hop
+when a ranked plan continues it.
+"""
+
+from __future__ import annotations
+
+from core.agents.planner import Plan, Planner
+from core.kg.source import path_sparql
+from core.kg.store import KnowledgeGraph
+from core.loop import State
+from core.question import analyse
+from core.trace import Action, Answer, Step
+
+MAX_ANSWERS_WITH_EVIDENCE = 25
+
+
+class RuleAgent:
+    name = "rules"
+
+    def __init__(self, kg: KnowledgeGraph, max_hops: int = 3):
+        self.kg = kg
+        self.planner = Planner(kg, max_hops=max_hops)
+
+    def reason(self, state: State, memory: list[Step]) -> Action | None:
+        notes = state.notes
+        if "plans" not in notes:
+            if not self._plan(state):
+                return None
+        plans: list[Plan] = notes["plans"]
+        last = memory[-1] if memory else None
+        if last is not None and (last.error or last.candidates == 0):
+            return self._next_plan(state, "the last query found nothing")
+        plan = plans[notes["plan_i"]]
+        hop_i = notes["hop_i"]
+        if hop_i < len(plan.hops):
+            return self._hop_action(state, plan, hop_i)
+        c_i = notes["constraint_i"]
+        if c_i < len(plan.constraints):
+            return self._constraint_action(state, plan, c_i)
+        longer = self._extension(plans, notes["plan_i"])
+        if longer is None:
+            notes["stop_reason"] = "the best plan is complete and no ranked plan extends it"
+            return None
+        notes["plan_i"] = longer
+        return self._hop_action(state, plans[longer], hop_i)
+
+    # -- planning ---------------------------------------------------------------------------
+    def _plan(self, state: State) -> bool:
+        notes = state.notes
+        qa = analyse(state.question, self.kg)
+        notes["analysis"] = qa
+        notes["linked"] = [
+            {"text": m.text, "ids": list(m.ids[:3]), "labels": [self.kg.label(i) for i in m.ids[:3]],
+             "score": round(m.link_score, 3), "bracketed": m.bracketed}
+            for m in qa.entities[:5]
+        ]
+        if not qa.entities:
+            notes["stop_reason"] = "no entity of the knowledge graph is named in the question"
+            return False
+        plans = self.planner.plans(qa)
+        if not plans:
+            notes["stop_reason"] = "the linked entities have no relation to follow"
+            return False
+        notes.update(plans=plans, plan_i=0, hop_i=0, constraint_i=0)
+        return True
+
+    def _next_plan(self, state: State, why: str) -> Action | None:
+        notes = state.notes
+        notes["plan_i"] += 1
+        notes.update(hop_i=0, constraint_i=0)
+        if notes["plan_i"] >= len(notes["plans"]):
+            notes["stop_reason"] = f"{why}, and no other plan is left"
+            return None
+        state.frontier, state.support = {}, {}
+        action = self._hop_action(state, notes["plans"][notes["plan_i"]], 0)
+        action.details["switched_because"] = why
+        return action
+
+    @staticmethod
+    def _extension(plans: list[Plan], current: int) -> int | None:
+        base = plans[current]
+        for i, other in enumerate(plans):
+            if (i != current and other.anchor == base.anchor and len(other.hops) > len(base.hops)
+                    and other.hops[: len(base.hops)] == base.hops):
+                return i
+        return None
+
+    # -- actions ----------------------------------------------------------------------------
+    def _hop_action(self, state: State, plan: Plan, hop_i: int) -> Action:
+        rel, direction = plan.hops[hop_i]
+        start = [plan.anchor] if hop_i == 0 else list(state.frontier)
+        state.notes["hop_i"] = hop_i + 1
+        state.notes["used_mentions"] = (plan.mention, *plan.constraint_mentions)
+        label = self.kg.label(rel)
+        where = self.kg.label(plan.anchor) if hop_i == 0 else f"{len(start)} candidates"
+        arrow = f"'{label}'" if direction == "out" else f"'{label}' backwards"
+        return Action(
+            kind="hop",
+            description=f"follow {arrow} from {where}",
+            query=path_sparql(plan.anchor, plan.hops[: hop_i + 1]),
+            language="sparql",
+            source=f"kg:{self.kg.name}",
+            params={"from": start, "relation": rel, "direction": direction,
+                    "anchor": plan.anchor, "hop": hop_i + 1},
+            details=self._why(state, plan),
+        )
+
+    def _constraint_action(self, state: State, plan: Plan, c_i: int) -> Action:
+        anchor, rel, direction = plan.constraints[c_i]
+        state.notes["constraint_i"] = c_i + 1
+        return Action(
+            kind="constrain",
+            description=f"keep candidates linked to {self.kg.label(anchor)} by '{self.kg.label(rel)}'",
+            query=path_sparql(plan.anchor, plan.hops, plan.constraints[: c_i + 1]),
+            language="sparql",
+            source=f"kg:{self.kg.name}",
+            params={"from": list(state.frontier), "anchor": anchor, "relation": rel,
+                    "direction": direction},
+            details=self._why(state, plan),
+        )
+
+    def _why(self, state: State, plan: Plan) -> dict:
+        plans: list[Plan] = state.notes["plans"]
+        return {
+            "plan": self._describe(plan),
+            "plan_score": round(plan.score, 3),
+            "features": plan.features,
+            "alternatives": [
+                {"plan": self._describe(p), "score": round(p.score, 3)}
+                for p in plans if p is not plan
+            ][:3],
+        }
+
+    def _describe(self, plan: Plan) -> str:
+        parts = [self.kg.label(plan.anchor)]
+        for rel, direction in plan.hops:
+            parts.append(f"—{self.kg.label(rel)}→" if direction == "out" else f"←{self.kg.label(rel)}—")
+        text = " ".join(parts)
+        for anchor, rel, _ in plan.constraints:
+            text += f" ∩ {self.kg.label(rel)} {self.kg.label(anchor)}"
+        return text
+
+    # -- summarise --------------------------------------------------------------------------
+    def summarize(self, state: State, memory: list[Step]) -> tuple[list[Answer], int]:
+        """Answers: the frontier without the topic entities, most supported first."""
+        topics = {m for mention in state.notes.get("used_mentions", ()) for m in mention.ids}
+        candidates = [n for n in state.frontier if n not in topics]
+        if not candidates or not memory or memory[-1].reward <= 0:
+            return [], 0
+        top = max(state.support.get(n, 1) for n in candidates)
+        candidates.sort(key=lambda n: (-state.support.get(n, 1), -self.kg.degree(n), self.kg.label(n)))
+        answers = [
+            Answer(
+                id=n,
+                label=self.kg.label(n),
+                score=round(state.support.get(n, 1) / top, 4),
+                evidence=state.frontier[n] if i < MAX_ANSWERS_WITH_EVIDENCE else [],
+            )
+            for i, n in enumerate(candidates)
+        ]
+        return answers, len(answers)

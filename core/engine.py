@@ -1,0 +1,61 @@
+"""The engine object shared by the CLI and the web pages: one workspace, many runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from core.kg.store import KnowledgeGraph
+from core.loop import LoopSettings, run_loop, run_to_trace
+from core.paradigms import compose
+from core.trace import Step, Trace
+from core.workspace import Workspace
+
+MAX_QUESTION_CHARS = 2000
+
+
+class QuestionError(ValueError):
+    """The question cannot be asked as given (empty, too long, binary)."""
+
+
+class Engine:
+    def __init__(self, workspace: Workspace | None = None):
+        self.workspace = workspace or Workspace()
+
+    def kg(self, kb: str | None = None) -> KnowledgeGraph:
+        return self.workspace.kg(kb)
+
+    def stream(
+        self,
+        question: str,
+        *,
+        kb: str | None = None,
+        paradigm: str = "kg-only",
+        settings: LoopSettings | None = None,
+    ) -> Iterator[Step | Trace]:
+        """Yield each Step as it happens, then the Trace."""
+        question = check_question(question)
+        kg = self.kg(kb)
+        parts = compose(paradigm, kg, settings)
+        return run_loop(
+            question, parts.agent, parts.source, parts.judge, parts.settings,
+            paradigm=paradigm, kb=kg.name,
+        )
+
+    def ask(self, question: str, **kwargs) -> Trace:
+        return run_to_trace(self.stream(question, **kwargs))
+
+
+def check_question(question: str) -> str:
+    """Refuse what cannot be a question, with a reason a user can act on."""
+    if not isinstance(question, str):
+        raise QuestionError("the question must be text")
+    if "\x00" in question or any(ord(c) < 32 and c not in "\t\n\r" for c in question):
+        raise QuestionError("the question contains control characters (binary input?)")
+    question = " ".join(question.split())
+    if not question:
+        raise QuestionError("the question is empty")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise QuestionError(
+            f"the question is {len(question):,} characters long; the limit is {MAX_QUESTION_CHARS:,}"
+        )
+    return question

@@ -1,0 +1,129 @@
+"""`knowloop eval`: run a labelled question file and summarise the metrics.
+
+Evaluation never learns: gold answers are only compared against, never stored as knowledge.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.engine import Engine
+from core.loop import LoopSettings
+from core.metrics import exact_match, f1, hits_at_1, median, percentile
+
+SUMMARY_KEYS = (
+    "paradigm", "n", "hits_at_1", "exact_match", "f1", "median_latency_ms", "p95_latency_ms",
+    "llm_calls", "prompt_tokens", "completion_tokens", "cost_usd",
+)
+
+
+@dataclass
+class LabelledQuestion:
+    line: int
+    question: str
+    answers: list[str]
+
+
+@dataclass
+class QuestionResult:
+    question: str
+    gold: list[str]
+    predicted: list[str]
+    hits_at_1: float
+    exact_match: float
+    f1: float
+    latency_ms: float
+    llm_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+    error: str | None = None
+
+
+def read_questions(path: Path | str, limit: int | None = None, strip_brackets: bool = False
+                   ) -> list[LabelledQuestion]:
+    """TSV with a header; columns `question` and `answers` (gold joined by `|`)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no such question file: {path}")
+    with open(path, newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
+        fields = reader.fieldnames or []
+        if "question" not in fields or "answers" not in fields:
+            raise ValueError(
+                f"{path.name}: need a TSV header with columns 'question' and 'answers' (found: "
+                f"{', '.join(fields) or 'nothing'})"
+            )
+        out = []
+        for i, row in enumerate(reader, start=2):
+            q = (row.get("question") or "").strip()
+            if not q:
+                continue
+            if strip_brackets:
+                q = re.sub(r"\[([^\]]*)\]", r"\1", q)
+            answers = [a.strip() for a in (row.get("answers") or "").split("|") if a.strip()]
+            out.append(LabelledQuestion(i, q, answers))
+            if limit and len(out) >= limit:
+                break
+    return out
+
+
+def evaluate(
+    engine: Engine,
+    questions: list[LabelledQuestion],
+    *,
+    kb: str | None = None,
+    paradigm: str = "kg-only",
+    settings: LoopSettings | None = None,
+    progress: Callable[[Iterator], Iterator] = lambda it: it,
+) -> tuple[dict, list[QuestionResult]]:
+    engine.kg(kb)  # load before timing: latency excludes the cold start
+    results = []
+    for item in progress(questions):
+        t0 = time.perf_counter()
+        error = None
+        try:
+            trace = engine.ask(item.question, kb=kb, paradigm=paradigm, settings=settings)
+            predicted = trace.answer_labels
+            usage = trace.usage()
+            error = trace.error
+        except ValueError as exc:
+            predicted, usage, error = [], {}, str(exc)
+        latency = (time.perf_counter() - t0) * 1000
+        results.append(QuestionResult(
+            question=item.question, gold=item.answers, predicted=predicted,
+            hits_at_1=hits_at_1(predicted, item.answers),
+            exact_match=exact_match(predicted, item.answers),
+            f1=f1(predicted, item.answers),
+            latency_ms=latency,
+            llm_calls=int(usage.get("llm_calls", 0)),
+            prompt_tokens=int(usage.get("prompt_tokens", 0)),
+            completion_tokens=int(usage.get("completion_tokens", 0)),
+            cost_usd=float(usage.get("cost_usd", 0.0)),
+            error=error,
+        ))
+    return summarize(paradigm, results), results
+
+
+def summarize(paradigm: str, results: list[QuestionResult]) -> dict:
+    n = len(results)
+    mean = (lambda xs: sum(xs) / n) if n else (lambda xs: 0.0)
+    latencies = [r.latency_ms for r in results]
+    return {
+        "paradigm": paradigm,
+        "n": n,
+        "hits_at_1": round(mean([r.hits_at_1 for r in results]), 4),
+        "exact_match": round(mean([r.exact_match for r in results]), 4),
+        "f1": round(mean([r.f1 for r in results]), 4),
+        "median_latency_ms": round(median(latencies), 3),
+        "p95_latency_ms": round(percentile(latencies, 95), 3),
+        "llm_calls": sum(r.llm_calls for r in results),
+        "prompt_tokens": sum(r.prompt_tokens for r in results),
+        "completion_tokens": sum(r.completion_tokens for r in results),
+        "cost_usd": round(sum(r.cost_usd for r in results), 6),
+    }

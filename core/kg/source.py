@@ -1,0 +1,95 @@
+"""The knowledge graph as a knowledge source of the loop: it runs hop and constraint actions.
+
+Execution walks the store from the current frontier (fast, incremental); the query text shown
+in the trace is the equivalent whole-path SPARQL from the topic entity, runnable as is with
+`knowloop sparql`.
+"""
+
+from __future__ import annotations
+
+from core.kg.store import KnowledgeGraph
+from core.loop import Retrieval, State
+from core.trace import Action, Triple
+
+MAX_FRONTIER = 5000  # candidate nodes kept after a hop
+MAX_STEP_TRIPLES = 400  # triples a step shows (the subgraph drawn for the analyst)
+
+
+class KGSource:
+    """Knowledge source over a KnowledgeGraph (Oxigraph store)."""
+
+    def __init__(self, kg: KnowledgeGraph):
+        self.kg = kg
+        self.name = f"kg:{kg.name}"
+
+    def execute(self, action: Action, state: State) -> Retrieval:
+        if action.kind == "hop":
+            return self._hop(action, state)
+        if action.kind == "constrain":
+            return self._constrain(action, state)
+        raise ValueError(f"the knowledge graph cannot run a {action.kind!r} action")
+
+    def _hop(self, action: Action, state: State) -> Retrieval:
+        p = action.params
+        rel, direction = p["relation"], p["direction"]
+        if rel not in self.kg.index.relations:
+            raise ValueError(f"unknown relation {rel}")
+        frontier: dict[str, list[Triple]] = {}
+        support: dict[str, int] = {}
+        triples: list[Triple] = []
+        truncated = False
+        for node in p["from"]:
+            chain = state.frontier.get(node, [])
+            weight = state.support.get(node, 1)
+            visited = {node, *(t.s for t in chain), *(t.o for t in chain)}
+            for other in self.kg.edges(node, rel, direction):
+                if other in visited:  # simple paths: never walk back to a node already on it
+                    continue
+                t = self.kg.triple(node, rel, other) if direction == "out" else self.kg.triple(other, rel, node)
+                if len(triples) < MAX_STEP_TRIPLES:
+                    triples.append(t)
+                if other in frontier:
+                    support[other] += weight
+                elif len(frontier) < MAX_FRONTIER:
+                    frontier[other] = [*chain, t]
+                    support[other] = weight
+                else:
+                    truncated = True
+        return Retrieval(
+            triples=triples, frontier=frontier, support=support, truncated=truncated,
+            arrival=(rel, direction),
+        )
+
+    def _constrain(self, action: Action, state: State) -> Retrieval:
+        """Keep the frontier nodes linked to another topic entity (intersection of constraints)."""
+        p = action.params
+        anchor, rel, direction = p["anchor"], p["relation"], p["direction"]
+        # direction is seen from the frontier node: "out" means frontier -> anchor
+        linked = set(self.kg.edges(anchor, rel, "in" if direction == "out" else "out"))
+        frontier, support, triples = {}, {}, []
+        for node, chain in state.frontier.items():
+            if node in linked:
+                t = self.kg.triple(node, rel, anchor) if direction == "out" else self.kg.triple(anchor, rel, node)
+                frontier[node] = [*chain, t]
+                support[node] = state.support.get(node, 1)
+                if len(triples) < MAX_STEP_TRIPLES:
+                    triples.append(t)
+        if not frontier:  # an unsatisfiable constraint is reported, not silently applied
+            return Retrieval(
+                triples=[], frontier=dict(state.frontier), support=dict(state.support),
+                note=f"no candidate is linked to {self.kg.label(anchor)}; constraint not applied",
+            )
+        return Retrieval(triples=triples, frontier=frontier, support=support)
+
+
+def path_sparql(anchor: str, hops: list[tuple[str, str]], constraints=()) -> str:
+    """SPARQL for the answers reached from anchor along hops (and linked to constraint anchors)."""
+    lines, current = [], anchor
+    for i, (rel, direction) in enumerate(hops, 1):
+        var = "?answer" if i == len(hops) else f"?x{i}"
+        lines.append(f"  {current} {rel} {var} ." if direction == "out" else f"  {var} {rel} {current} .")
+        current = var
+    for c_anchor, rel, direction in constraints:
+        lines.append(f"  ?answer {rel} {c_anchor} ." if direction == "out" else f"  {c_anchor} {rel} ?answer .")
+    body = "\n".join(lines)
+    return f"SELECT DISTINCT ?answer WHERE {{\n{body}\n  FILTER(!sameTerm(?answer, {anchor}))\n}}"

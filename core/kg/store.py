@@ -1,0 +1,350 @@
+"""The knowledge graph: an Oxigraph store on disk plus a small index for linking and planning.
+
+The store is the record (SPARQL, the rdflib API, edits). The index (labels, relation
+statistics, which relations each node takes part in) is derived once at import and pickled
+beside it, so a cold start opens 129k triples in milliseconds instead of re-parsing.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+import pyoxigraph as ox
+from rapidfuzz import fuzz, process
+
+from core.kg.sparql_guard import SparqlResult, run_readonly
+from core.kg.terms import (
+    RDFS_LABEL,
+    SCHEMA_PREDICATES,
+    SKOS_ALT,
+    XSD,
+    humanize,
+    is_literal_id,
+    local_name,
+    term_from_id,
+)
+from core.text import is_agentive_label, normalize
+from core.trace import Triple
+
+INDEX_VERSION = 2
+FOLLOW_MIN_SHARE = 0.01  # see build_index
+Direction = Literal["out", "in"]  # "out": node is the subject; "in": node is the object
+_YEAR_TYPES = {XSD + "gYear", XSD + "date", XSD + "dateTime"}
+
+
+@dataclass(frozen=True)
+class RelationInfo:
+    """What the engine knows about one predicate of the loaded KB."""
+
+    id: str
+    label: str
+    aliases: tuple[str, ...]
+    count: int
+    n_subjects: int
+    n_objects: int
+    object_kind: str  # "entity", "year", "number" or "text": what its objects are
+    agentive: bool  # its objects are agents (person-like): "directed by", "actors"
+
+    @property
+    def words(self) -> str:
+        return " ".join((self.label, *self.aliases))
+
+
+@dataclass(frozen=True)
+class EntityMatch:
+    id: str
+    label: str
+    score: float  # 1.0 exact, <1 normalised or fuzzy
+    how: str  # "exact", "normalized", "fuzzy"
+    degree: int = 0
+
+
+@dataclass
+class KGIndex:
+    """Everything derived from the store that linking and planning read on the hot path."""
+
+    labels: dict[str, str] = field(default_factory=dict)
+    by_norm: dict[str, list[str]] = field(default_factory=dict)
+    relations: dict[str, RelationInfo] = field(default_factory=dict)
+    rel_ids: list[str] = field(default_factory=list)
+    roles: dict[str, tuple[int, ...]] = field(default_factory=dict)  # node -> role codes
+    # hop role -> {next role: share of the nodes reached that can take it}
+    follow: dict[int, dict[int, float]] = field(default_factory=dict)
+    degree: dict[str, int] = field(default_factory=dict)
+    n_triples: int = 0
+    version: int = INDEX_VERSION
+
+
+def role_code(rel_index: int, direction: Direction) -> int:
+    return rel_index * 2 + (0 if direction == "out" else 1)
+
+
+def build_index(store: ox.Store) -> KGIndex:
+    """Scan the default graph once; cost is linear in the number of triples."""
+    labels: dict[str, str] = {}
+    aliases: dict[str, list[str]] = defaultdict(list)
+    rel_index: dict[str, int] = {}
+    rel_count: Counter[str] = Counter()
+    rel_subjects: dict[str, set[str]] = defaultdict(set)
+    rel_objects: dict[str, set[str]] = defaultdict(set)
+    rel_object_kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    roles: dict[str, set[int]] = defaultdict(set)
+    degree: Counter[str] = Counter()
+    n = 0
+    for quad in store.quads_for_pattern(None, None, None, ox.DefaultGraph()):
+        s, p, o = quad.subject, quad.predicate, quad.object
+        if p.value in SCHEMA_PREDICATES:
+            if p == RDFS_LABEL and isinstance(o, ox.Literal):
+                labels.setdefault(str(s), o.value)
+            elif p == SKOS_ALT and isinstance(o, ox.Literal):
+                aliases[str(s)].append(o.value)
+            continue
+        n += 1
+        sid, pid, oid = str(s), str(p), str(o)
+        i = rel_index.setdefault(pid, len(rel_index))
+        rel_count[pid] += 1
+        rel_subjects[pid].add(sid)
+        rel_objects[pid].add(oid)
+        rel_object_kinds[pid][_object_kind(o)] += 1
+        roles[sid].add(i * 2)
+        roles[oid].add(i * 2 + 1)
+        degree[sid] += 1
+        degree[oid] += 1
+
+    rel_ids = sorted(rel_index, key=rel_index.get)
+    relations = {}
+    for pid in rel_ids:
+        label = labels.get(pid) or humanize(local_name(pid[1:-1]))
+        kinds = rel_object_kinds[pid]
+        kind = kinds.most_common(1)[0][0]
+        relations[pid] = RelationInfo(
+            id=pid,
+            label=label,
+            aliases=tuple(aliases.get(pid, ())),
+            count=rel_count[pid],
+            n_subjects=len(rel_subjects[pid]),
+            n_objects=len(rel_objects[pid]),
+            object_kind=kind,
+            agentive=kind == "entity" and is_agentive_label(label),
+        )
+
+    # follow[r]: the roles that nodes reached through role r also play (role r flipped lands
+    # on the other end: arriving over an "out" edge puts you at the object).
+    # A transition seen on fewer than FOLLOW_MIN_SHARE of the nodes is noise (two things that
+    # share a name merged into one node) and would send the planner down empty paths.
+    players: Counter[int] = Counter()
+    pairs: Counter[tuple[int, int]] = Counter()
+    for codes in roles.values():
+        for arrived in codes:
+            players[arrived] += 1
+            for nxt in codes:
+                pairs[(arrived, nxt)] += 1
+    follow: dict[int, dict[int, float]] = defaultdict(dict)
+    for (arrived, nxt), count in pairs.items():
+        share = count / players[arrived]
+        if share >= FOLLOW_MIN_SHARE:
+            follow[arrived ^ 1][nxt] = round(share, 4)
+
+    node_labels = {}
+    by_norm: dict[str, list[str]] = defaultdict(list)
+    for node in roles:
+        label = labels.get(node) or _fallback_label(node)
+        if label != labels.get(node):
+            node_labels[node] = label
+        by_norm[normalize(label)].append(node)
+    for node, label in labels.items():
+        if node not in roles and node not in relations:
+            by_norm[normalize(label)].append(node)
+    entity_labels = {k: v for k, v in labels.items() if k not in relations}
+    entity_labels.update({k: v for k, v in node_labels.items() if not is_literal_id(k)})
+    return KGIndex(
+        labels=entity_labels,
+        by_norm=dict(by_norm),
+        relations=relations,
+        rel_ids=rel_ids,
+        roles={k: tuple(sorted(v)) for k, v in roles.items()},
+        follow=dict(follow),
+        degree=dict(degree),
+        n_triples=n,
+    )
+
+
+def _object_kind(o: ox.NamedNode | ox.Literal | ox.BlankNode) -> str:
+    if not isinstance(o, ox.Literal):
+        return "entity"
+    dt = o.datatype.value if o.datatype else ""
+    if dt in _YEAR_TYPES:
+        return "year"
+    if dt in (XSD + "integer", XSD + "int", XSD + "long"):
+        try:
+            return "year" if 1000 <= int(o.value) <= 2100 else "number"
+        except ValueError:
+            return "text"
+    if dt in (XSD + "decimal", XSD + "double", XSD + "float"):
+        return "number"
+    return "text"
+
+
+def _fallback_label(node_id: str) -> str:
+    if is_literal_id(node_id):
+        return term_from_id(node_id).value
+    if node_id.startswith("<"):
+        return local_name(node_id[1:-1]).replace("_", " ")
+    return node_id
+
+
+class KnowledgeGraph:
+    """An opened KB: the Oxigraph store, its index and the reads the engine needs."""
+
+    def __init__(self, name: str, store: ox.Store, index: KGIndex, path: Path | None = None):
+        self.name = name
+        self.store = store
+        self.index = index
+        self.path = path
+
+    # -- opening ----------------------------------------------------------------------------
+    @classmethod
+    def open(cls, kb_dir: Path, name: str | None = None, read_only: bool = True) -> KnowledgeGraph:
+        """Open a KB directory made by the workspace import (store/ + index.pickle)."""
+        kb_dir = Path(kb_dir)
+        store_dir = str(kb_dir / "store")
+        store = ox.Store.read_only(store_dir) if read_only else ox.Store(store_dir)
+        with open(kb_dir / "index.pickle", "rb") as fh:
+            index = pickle.load(fh)
+        if getattr(index, "version", None) != INDEX_VERSION:
+            index = build_index(store)
+        return cls(name or kb_dir.name, store, index, kb_dir)
+
+    @classmethod
+    def in_memory(cls, ntriples: str, name: str = "memory") -> KnowledgeGraph:
+        """A throwaway KB from N-Triples text (tests, previews)."""
+        store = ox.Store()
+        store.bulk_load(input=ntriples, format=ox.RdfFormat.N_TRIPLES)
+        return cls(name, store, build_index(store))
+
+    @cached_property
+    def graph(self):
+        """The same store through the rdflib Graph API (oxrdflib), for users and tools."""
+        import rdflib
+        from oxrdflib import OxigraphStore
+
+        return rdflib.Graph(store=OxigraphStore(store=self.store))
+
+    # -- labels and relations ---------------------------------------------------------------
+    def label(self, node_id: str) -> str:
+        rel = self.index.relations.get(node_id)
+        if rel:
+            return rel.label
+        return self.index.labels.get(node_id) or _fallback_label(node_id)
+
+    def relation(self, rel_id: str) -> RelationInfo:
+        return self.index.relations[rel_id]
+
+    @property
+    def relations(self) -> list[RelationInfo]:
+        return [self.index.relations[r] for r in self.index.rel_ids]
+
+    def triple(self, s: str, p: str, o: str) -> Triple:
+        return Triple(s, p, o, self.label(s), self.label(p), self.label(o))
+
+    def roles(self, node_id: str) -> list[tuple[str, Direction]]:
+        """The (relation, direction) pairs this node takes part in."""
+        ids = self.index.rel_ids
+        return [(ids[c >> 1], "out" if c % 2 == 0 else "in") for c in self.index.roles.get(node_id, ())]
+
+    # -- lookup -----------------------------------------------------------------------------
+    def exact(self, text: str) -> list[str]:
+        """Node ids whose label equals text after normalisation (case, underscores, spaces)."""
+        return self.index.by_norm.get(normalize(text), [])
+
+    def lookup(self, text: str, limit: int = 10, fuzzy: bool = True) -> list[EntityMatch]:
+        """Entities by label: exact, then normalised, then fuzzy (rapidfuzz), best first."""
+        text = text.strip()
+        if not text:
+            return []
+        matches: dict[str, EntityMatch] = {}
+        for node in self.exact(text):
+            how, score = ("exact", 1.0) if self.label(node) == text else ("normalized", 0.95)
+            matches[node] = EntityMatch(node, self.label(node), score, how, self.degree(node))
+        if fuzzy and len(matches) < limit:
+            found = process.extract(
+                normalize(text), self._norm_keys, scorer=fuzz.WRatio, limit=limit, score_cutoff=70
+            )
+            for key, score, _ in found:
+                for node in self.index.by_norm[key]:
+                    if node not in matches:
+                        matches[node] = EntityMatch(
+                            node, self.label(node), round(score / 100 * 0.9, 4), "fuzzy",
+                            self.degree(node),
+                        )
+        ranked = sorted(matches.values(), key=lambda m: (-m.score, -m.degree, m.label))
+        return ranked[:limit]
+
+    @cached_property
+    def _norm_keys(self) -> list[str]:
+        return list(self.index.by_norm)
+
+    def degree(self, node_id: str) -> int:
+        return self.index.degree.get(node_id, 0)
+
+    # -- traversal --------------------------------------------------------------------------
+    def edges(self, node_id: str, rel_id: str, direction: Direction) -> list[str]:
+        """Neighbours of node over one relation in one direction (ids)."""
+        node, pred = term_from_id(node_id), term_from_id(rel_id)
+        if direction == "out":
+            if isinstance(node, ox.Literal):
+                return []
+            return [str(q.object) for q in self.store.quads_for_pattern(node, pred, None, ox.DefaultGraph())]
+        return [str(q.subject) for q in self.store.quads_for_pattern(None, pred, node, ox.DefaultGraph())]
+
+    def neighbourhood(self, node_id: str, limit: int = 60, per_relation: int = 12) -> list[Triple]:
+        """Triples around a node in both directions, bounded and ranked.
+
+        Ranking: relations with few edges at this node first (they are specific facts),
+        and within a relation the most connected neighbours first (the ones people know).
+        """
+        groups: list[tuple[int, list[Triple]]] = []
+        for rel_id, direction in self.roles(node_id):
+            others = self.edges(node_id, rel_id, direction)
+            others.sort(key=lambda o: (-self.degree(o), self.label(o)))
+            triples = [
+                self.triple(node_id, rel_id, o) if direction == "out" else self.triple(o, rel_id, node_id)
+                for o in others[:per_relation]
+            ]
+            groups.append((len(others), triples))
+        groups.sort(key=lambda g: g[0])
+        out: list[Triple] = []
+        for i in range(max((len(t) for _, t in groups), default=0)):  # round-robin by relation
+            for _, triples in groups:
+                if i < len(triples):
+                    out.append(triples[i])
+        return out[:limit]
+
+    # -- SPARQL and statistics --------------------------------------------------------------
+    def sparql(self, query: str, timeout_s: float = 10.0, max_rows: int = 10_000) -> SparqlResult:
+        """Read-only, guarded SPARQL (see core.kg.sparql_guard)."""
+        return run_readonly(self.store, query, timeout_s=timeout_s, max_rows=max_rows)
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "triples": self.index.n_triples,
+            "nodes": len(self.index.roles),
+            "relations": len(self.index.relations),
+            "relation_counts": {r.label: r.count for r in self.relations},
+        }
+
+    def relation_idf(self, rel_id: str) -> float:
+        """Rarer relations carry more information when a question mentions them."""
+        return math.log(1 + self.index.n_triples / max(1, self.relation(rel_id).count))
+
+
+def save_index(index: KGIndex, path: Path) -> None:
+    with open(path, "wb") as fh:
+        pickle.dump(index, fh, protocol=pickle.HIGHEST_PROTOCOL)

@@ -1,0 +1,52 @@
+"""Answer metrics, defined exactly (and stated in the README).
+
+Answers are compared after `core.text.normalize`: Unicode NFKC, case-folded, underscores read
+as spaces, runs of whitespace collapsed, ends stripped. Nothing else: a predicted answer that
+merely contains a gold answer as a substring does not match.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable
+
+from core.text import normalize
+
+
+def _norm_set(answers: Iterable[str]) -> set[str]:
+    return {normalize(a) for a in answers if normalize(a)}
+
+
+def hits_at_1(predicted: list[str], gold: Iterable[str]) -> float:
+    """1 if the top-ranked prediction is one of the gold answers, else 0."""
+    return float(bool(predicted) and normalize(predicted[0]) in _norm_set(gold))
+
+
+def exact_match(predicted: Iterable[str], gold: Iterable[str]) -> float:
+    """1 if the set of predictions equals the gold set, else 0."""
+    return float(_norm_set(predicted) == _norm_set(gold))
+
+
+def f1(predicted: Iterable[str], gold: Iterable[str]) -> float:
+    """Set F1 of predictions against gold (0 when either side is empty, unless both are)."""
+    p, g = _norm_set(predicted), _norm_set(gold)
+    if not p and not g:
+        return 1.0
+    common = len(p & g)
+    if not common:
+        return 0.0
+    precision, recall = common / len(p), common / len(g)
+    return 2 * precision * recall / (precision + recall)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in [0, 100]); 0.0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else 0.0

@@ -1,0 +1,95 @@
+"""Text normalisation shared by entity linking, relation matching and the metrics.
+
+One place decides what "the same words" means, so the linker, the rule agent and the
+Hits@1 metric never disagree about case, underscores or whitespace.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+import snowballstemmer
+
+_WS = re.compile(r"\s+")
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+_STEMMER = snowballstemmer.stemmer("english")
+
+# English function words: they never name a relation or an entity on their own.
+STOPWORDS = frozenset(
+    """a an the of in on at to for from by with about as into onto over under than then
+    and or but nor not no so too very is are was were be been being am do does did done
+    has have had having can could would should will shall may might must
+    what which who whom whose when where why how that this these those there here
+    it its it's itself he she him her his hers they them their theirs we us our you your i me my
+    some any all each every few many much more most other such same also only just
+    one ones s 's name give tell list show find""".split()
+)
+
+# Irregular English verb forms -> base form, so "wrote"/"written" meet "writer".
+_IRREGULAR = {
+    "wrote": "write", "written": "write", "writes": "write", "writing": "write",
+    "made": "make", "did": "do", "done": "do", "gave": "give", "given": "give",
+    "took": "take", "taken": "take", "spoke": "speak", "spoken": "speak",
+    "sang": "sing", "sung": "sing", "born": "bear", "bore": "bear", "won": "win",
+    "led": "lead", "built": "build", "drew": "draw", "drawn": "draw", "shot": "shoot",
+    "began": "begin", "begun": "begin", "knew": "know", "known": "know",
+    "played": "play", "met": "meet", "found": "find", "founded": "found",
+    "held": "hold", "ran": "run", "sold": "sell", "taught": "teach", "thought": "think",
+    "brought": "bring", "bought": "buy", "chose": "choose", "chosen": "choose",
+    "flew": "fly", "flown": "fly", "grew": "grow", "grown": "grow", "left": "leave",
+    "lost": "lose", "paid": "pay", "said": "say", "saw": "see", "seen": "see",
+    "sent": "send", "spent": "spend", "stood": "stand", "told": "tell", "went": "go",
+    "gone": "go", "fought": "fight", "rose": "rise", "risen": "rise", "fell": "fall",
+}
+_AGENT_SUFFIXES = ("ors", "ers", "or", "er", "ist", "ists", "ess", "ress")
+
+
+def normalize(text: str) -> str:
+    """Case-, width- and underscore-insensitive form used for every comparison."""
+    text = unicodedata.normalize("NFKC", text).replace("_", " ").casefold()
+    return _WS.sub(" ", text).strip()
+
+
+def tokens(text: str) -> list[str]:
+    """Word tokens of normalised text (punctuation dropped, apostrophes kept inside words)."""
+    return _TOKEN.findall(normalize(text).replace("-", " "))
+
+
+@lru_cache(maxsize=65536)
+def word_forms(word: str) -> frozenset[str]:
+    """Stems a word may meet another word by: its stem, its irregular base, its agent-noun base.
+
+    "directed", "director" and "directs" share "direct"; "wrote" and "writer" share "write";
+    "actors" and "acted" share "act".
+    """
+    word = word.casefold()
+    base = _IRREGULAR.get(word, word)
+    forms = {_STEMMER.stemWord(base), _STEMMER.stemWord(word)}
+    for suffix in _AGENT_SUFFIXES:
+        if base.endswith(suffix) and len(base) - len(suffix) >= 3:
+            root = base[: -len(suffix)]
+            forms.add(_STEMMER.stemWord(root))
+            forms.add(_STEMMER.stemWord(root + "e"))
+            break
+    return frozenset(f for f in forms if len(f) >= 2)
+
+
+def content_words(text: str) -> list[str]:
+    """Tokens that may carry meaning (not stopwords, not bare digits of one char)."""
+    return [t for t in tokens(text) if t not in STOPWORDS]
+
+
+def is_agentive_label(label: str) -> bool:
+    """Does a relation label name a person-like role ("directed by", "starred actors", "author")?
+
+    English morphology only: a passive agent ("... by") or an agent noun (-or/-er/-ist).
+    """
+    words = tokens(label)
+    if not words:
+        return False
+    if words[-1] == "by" and len(words) >= 2:
+        return True
+    last = words[-1]
+    return any(last.endswith(s) for s in _AGENT_SUFFIXES) and len(last) > 4

@@ -1,0 +1,148 @@
+"""The one record of a run: typed steps and the final trace.
+
+The UI, the CLI, evaluation and export all read these types; nothing else describes a run.
+Node ids are N-Triples terms (``<iri>`` or ``"lexical"^^<datatype>``), unambiguous and
+stable, with a human label beside each.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Triple:
+    """One retrieved fact, with the labels an analyst reads."""
+
+    s: str
+    p: str
+    o: str
+    s_label: str
+    p_label: str
+    o_label: str
+
+    def text(self) -> str:
+        return f"{self.s_label} —{self.p_label}→ {self.o_label}"
+
+
+@dataclass
+class LLMCall:
+    """Usage of one LLM call, attached to the step that made it."""
+
+    model: str
+    purpose: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_ms: float = 0.0
+    cached: bool = False
+    error: str | None = None
+
+
+@dataclass
+class Action:
+    """What the agent decided: which information to keep, which query to run where."""
+
+    kind: str  # "hop", "constrain", ... (agent-defined, shown to the user)
+    description: str  # one readable sentence
+    query: str = ""  # the query text, runnable in `language` against `source`
+    language: str = ""  # "sparql", "sql", "text", ...
+    source: str = ""  # name of the knowledge source queried
+    params: dict[str, Any] = field(default_factory=dict)  # structured query, for the source
+    details: dict[str, Any] = field(default_factory=dict)  # why: scores, alternatives, links
+
+
+@dataclass
+class Step:
+    """One turn of the inner loop: action, retrieval, judgement, cost."""
+
+    index: int
+    action: Action
+    triples: list[Triple] = field(default_factory=list)  # the subgraph this step retrieved
+    reward: float = 0.0
+    reward_reason: str = ""
+    candidates: int = 0  # size of the answer frontier after this step
+    llm_calls: list[LLMCall] = field(default_factory=list)
+    duration_ms: float = 0.0
+    error: str | None = None
+    refreshed: bool = True  # Algorithm 3: did the agent's buffer snapshot refresh here?
+    truncated: bool = False  # retrieval hit a size cap
+
+    @property
+    def tokens(self) -> int:
+        return sum(c.prompt_tokens + c.completion_tokens for c in self.llm_calls)
+
+
+@dataclass
+class Answer:
+    """A ranked answer and the triples that prove it (the path from the topic entity)."""
+
+    id: str
+    label: str
+    score: float
+    evidence: list[Triple] = field(default_factory=list)
+
+
+@dataclass
+class Trace:
+    """A finished run: the question, every step, the ranked answers and why it stopped."""
+
+    question: str
+    paradigm: str
+    kb: str
+    settings: dict[str, Any] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+    answers: list[Answer] = field(default_factory=list)
+    n_answers: int = 0  # all answers found; `answers` may hold only the top ones
+    stop_reason: str = ""
+    duration_ms: float = 0.0
+    error: str | None = None
+    linked: list[dict[str, Any]] = field(default_factory=list)  # entities linked in the question
+    schema_version: int = SCHEMA_VERSION
+
+    @property
+    def answer_labels(self) -> list[str]:
+        return [a.label for a in self.answers]
+
+    @property
+    def llm_calls(self) -> list[LLMCall]:
+        return [c for s in self.steps for c in s.llm_calls]
+
+    def usage(self) -> dict[str, float]:
+        calls = self.llm_calls
+        return {
+            "llm_calls": len(calls),
+            "prompt_tokens": sum(c.prompt_tokens for c in calls),
+            "completion_tokens": sum(c.completion_tokens for c in calls),
+            "cost_usd": sum(c.cost_usd for c in calls),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["usage"] = self.usage()
+        return data
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Trace:
+        """Inverse of to_dict (extra keys such as "usage" are ignored)."""
+        steps = []
+        for s in data.get("steps", []):
+            s = dict(s)
+            s["action"] = Action(**s["action"])
+            s["triples"] = [Triple(**t) for t in s.get("triples", [])]
+            s["llm_calls"] = [LLMCall(**c) for c in s.get("llm_calls", [])]
+            steps.append(Step(**s))
+        answers = [
+            Answer(**{**a, "evidence": [Triple(**t) for t in a.get("evidence", [])]})
+            for a in data.get("answers", [])
+        ]
+        known = {f.name for f in fields(cls)}
+        rest = {k: v for k, v in data.items() if k in known and k not in ("steps", "answers")}
+        return cls(steps=steps, answers=answers, **rest)

@@ -1,0 +1,208 @@
+"""The workspace: one directory holding all persistent state.
+
+Layout (``$KNOWLOOP_HOME``, default ``~/.knowloop``)::
+
+    kbs/<name>/store/          Oxigraph store (RocksDB files)
+    kbs/<name>/index.pickle    derived index (labels, relation stats, roles)
+    kbs/<name>/meta.json       source file, content hash, counts, import report
+
+Imports build in a temporary directory and appear with one atomic rename, so a failed or
+interrupted import leaves the workspace exactly as it was.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from core.kg.importer import KBFileError, parse_kb_file
+from core.kg.store import KnowledgeGraph, build_index, save_index
+
+DEFAULT_KB = "metaqa"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+def default_home() -> Path:
+    return Path(os.environ.get("KNOWLOOP_HOME") or Path.home() / ".knowloop").expanduser()
+
+
+def bundled_kb_dir() -> Path:
+    """The default KB shipped in kb_data/ (overridable for packaging: KNOWLOOP_KB_DATA)."""
+    return Path(os.environ.get("KNOWLOOP_KB_DATA") or REPO_ROOT / "kb_data") / "metaqa"
+
+
+@dataclass
+class KBInfo:
+    name: str
+    source: str
+    sha256: str
+    format: str
+    triples: int
+    entities: int
+    relations: int
+    skipped_lines: int
+    import_seconds: float
+    imported_at: float
+
+
+class Workspace:
+    """All KBs (and, later, runs and edits) of one user, in one directory."""
+
+    def __init__(self, root: Path | str | None = None):
+        self.root = Path(root) if root else default_home()
+        self.kbs_dir = self.root / "kbs"
+        self._open: dict[str, KnowledgeGraph] = {}
+
+    # -- KBs --------------------------------------------------------------------------------
+    def kb_names(self) -> list[str]:
+        if not self.kbs_dir.is_dir():
+            return []
+        return sorted(p.name for p in self.kbs_dir.iterdir() if (p / "meta.json").is_file())
+
+    def kb_info(self, name: str) -> KBInfo:
+        return KBInfo(**json.loads((self.kbs_dir / name / "meta.json").read_text()))
+
+    def resolve(self, spec: str | None = None) -> str:
+        """A KB name from `--kb`: None (the bundled default, seeded on first use), an imported
+        KB's name, or a file path (imported on first use, keyed by content, reused after)."""
+        if not spec:
+            if DEFAULT_KB not in self.kb_names():
+                kb_dir = bundled_kb_dir()
+                self.import_file(kb_dir / "kb.txt", name=DEFAULT_KB, schema=kb_dir / "relations.ttl")
+            return DEFAULT_KB
+        if spec in self.kb_names():
+            return spec
+        path = Path(spec).expanduser()
+        if path.is_file():
+            digest = file_sha256(path)
+            name = f"{_slug(path.stem)}-{digest[:10]}"
+            if name not in self.kb_names():
+                self.import_file(path, name=name, digest=digest)
+            return name
+        known = ", ".join(self.kb_names()) or "none yet"
+        raise KBFileError(f"no KB named or file at {spec!r} (imported KBs: {known})")
+
+    def kg(self, spec: str | None = None) -> KnowledgeGraph:
+        """Open (once per process) and return a KB."""
+        name = self.resolve(spec)
+        if name not in self._open:
+            self._open[name] = KnowledgeGraph.open(self.kbs_dir / name, name=name)
+        return self._open[name]
+
+    def import_file(
+        self,
+        path: Path | str,
+        name: str | None = None,
+        *,
+        skip_bad: bool = False,
+        replace: bool = False,
+        digest: str | None = None,
+        schema: Path | str | None = None,
+    ) -> KBInfo:
+        """Import a KB file atomically; raise KBFileError (workspace unchanged) on bad input.
+
+        `schema` is an optional Turtle file documenting relations (skos:altLabel, rdfs:label,
+        rdfs:comment); its relative IRIs resolve against the KB namespace (``<r/name>``).
+        """
+        started = time.perf_counter()
+        path = Path(path).expanduser()
+        if not path.is_file():
+            raise KBFileError(f"no such file: {path}")
+        name = name or _slug(path.stem)
+        if not _NAME.match(name):
+            raise KBFileError(f"invalid KB name {name!r}: use letters, digits, '.', '_' or '-'")
+        digest = digest or file_sha256(path)
+        if schema:
+            schema = Path(schema).expanduser()
+            if not schema.is_file():
+                raise KBFileError(f"no such schema file: {schema}")
+            digest = hashlib.sha256((digest + file_sha256(schema)).encode()).hexdigest()
+        with self._lock():
+            target = self.kbs_dir / name
+            if target.exists():
+                info = self.kb_info(name) if (target / "meta.json").exists() else None
+                if info and info.sha256 == digest:
+                    return info
+                if not replace:
+                    raise KBFileError(
+                        f"a different KB named {name!r} exists; choose another name or replace it"
+                    )
+            parsed = parse_kb_file(path, kb_name=name, skip_bad=skip_bad)
+            self.kbs_dir.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(prefix=f".import-{name}-", dir=self.kbs_dir))
+            try:
+                store = ox.Store(str(tmp / "store"))
+                store.bulk_load(input=parsed.ntriples, format=ox.RdfFormat.N_TRIPLES)
+                if schema:
+                    _load_schema(store, Path(schema), parsed.base_iri)
+                store.flush()
+                save_index(build_index(store), tmp / "index.pickle")
+                del store
+                info = KBInfo(
+                    name=name,
+                    source=str(path.resolve()),
+                    sha256=digest,
+                    format=parsed.format,
+                    triples=parsed.n_triples,
+                    entities=parsed.n_entities,
+                    relations=parsed.n_relations,
+                    skipped_lines=len(parsed.issues),
+                    import_seconds=round(time.perf_counter() - started, 3),
+                    imported_at=time.time(),
+                )
+                (tmp / "meta.json").write_text(json.dumps(asdict(info), indent=2))
+                if target.exists():
+                    self._open.pop(name, None)
+                    trash = self.kbs_dir / f".old-{name}-{os.getpid()}"
+                    os.rename(target, trash)
+                    os.rename(tmp, target)
+                    shutil.rmtree(trash, ignore_errors=True)
+                else:
+                    os.rename(tmp, target)
+            except BaseException:
+                shutil.rmtree(tmp, ignore_errors=True)
+                raise
+        return info
+
+    @contextmanager
+    def _lock(self):
+        """Serialise imports between processes (CLI and app may run side by side)."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / ".lock", "w") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _load_schema(store: ox.Store, schema: Path, base_iri: str) -> None:
+    try:
+        store.bulk_load(path=str(schema), format=ox.RdfFormat.TURTLE, base_iri=base_iri)
+    except SyntaxError as exc:
+        raise KBFileError(f"schema file {schema.name}: {exc}") from None
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _slug(stem: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-._") or "kb"
+    return slug[:40]
