@@ -37,8 +37,13 @@ class Engine:
         kg = self.kg(kb)
         parts = compose(paradigm, kg, settings)
         return run_loop(
-            question, parts.agent, parts.source, parts.judge, parts.settings,
-            paradigm=paradigm, kb=kg.name,
+            question,
+            parts.agent,
+            parts.source,
+            parts.judge,
+            parts.settings,
+            paradigm=paradigm,
+            kb=kg.name,
         )
 
     def ask(self, question: str, **kwargs) -> Trace:
@@ -56,6 +61,7 @@ def check_question(question: str) -> str:
         raise QuestionError("the question is empty")
     if len(question) > MAX_QUESTION_CHARS:
         raise QuestionError(
-            f"the question is {len(question):,} characters long; the limit is {MAX_QUESTION_CHARS:,}"
+            f"the question is {len(question):,} characters long; "
+            f"the limit is {MAX_QUESTION_CHARS:,}"
         )
     return question

@@ -17,8 +17,17 @@ from core.loop import LoopSettings
 from core.metrics import exact_match, f1, hits_at_1, median, percentile
 
 SUMMARY_KEYS = (
-    "paradigm", "n", "hits_at_1", "exact_match", "f1", "median_latency_ms", "p95_latency_ms",
-    "llm_calls", "prompt_tokens", "completion_tokens", "cost_usd",
+    "paradigm",
+    "n",
+    "hits_at_1",
+    "exact_match",
+    "f1",
+    "median_latency_ms",
+    "p95_latency_ms",
+    "llm_calls",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost_usd",
 )
 
 
@@ -45,8 +54,9 @@ class QuestionResult:
     error: str | None = None
 
 
-def read_questions(path: Path | str, limit: int | None = None, strip_brackets: bool = False
-                   ) -> list[LabelledQuestion]:
+def read_questions(
+    path: Path | str, limit: int | None = None, strip_brackets: bool = False
+) -> list[LabelledQuestion]:
     """TSV with a header; columns `question` and `answers` (gold joined by `|`)."""
     path = Path(path)
     if not path.is_file():
@@ -95,18 +105,22 @@ def evaluate(
         except ValueError as exc:
             predicted, usage, error = [], {}, str(exc)
         latency = (time.perf_counter() - t0) * 1000
-        results.append(QuestionResult(
-            question=item.question, gold=item.answers, predicted=predicted,
-            hits_at_1=hits_at_1(predicted, item.answers),
-            exact_match=exact_match(predicted, item.answers),
-            f1=f1(predicted, item.answers),
-            latency_ms=latency,
-            llm_calls=int(usage.get("llm_calls", 0)),
-            prompt_tokens=int(usage.get("prompt_tokens", 0)),
-            completion_tokens=int(usage.get("completion_tokens", 0)),
-            cost_usd=float(usage.get("cost_usd", 0.0)),
-            error=error,
-        ))
+        results.append(
+            QuestionResult(
+                question=item.question,
+                gold=item.answers,
+                predicted=predicted,
+                hits_at_1=hits_at_1(predicted, item.answers),
+                exact_match=exact_match(predicted, item.answers),
+                f1=f1(predicted, item.answers),
+                latency_ms=latency,
+                llm_calls=int(usage.get("llm_calls", 0)),
+                prompt_tokens=int(usage.get("prompt_tokens", 0)),
+                completion_tokens=int(usage.get("completion_tokens", 0)),
+                cost_usd=float(usage.get("cost_usd", 0.0)),
+                error=error,
+            )
+        )
     return summarize(paradigm, results), results
 
 

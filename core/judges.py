@@ -1,7 +1,7 @@
 """Judges score whether the gathered information suffices: a reward in [0, 1] with a reason.
 
-The rule judge reads the question analysis the agent stored and the path that reached the
-current candidates; an LLM judge (later) plugs in through the same `score` method.
+The rule judge reads the question analysis and the path that reached the current candidates;
+an LLM judge plugs in through the same `score` method.
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from __future__ import annotations
 from core.kg.store import KnowledgeGraph
 from core.loop import Judgement, State
 from core.question import analyse, answer_type_fit, coverage
-from core.trace import Step
+from core.trace import Step, Triple
 
 
 class RuleJudge:
-    """reward = coverage, halved when the answer type does not fit: how much of the question the path explains,
-    and whether the candidates are the kind of thing asked for."""
+    """reward = share of the question's relation words that relations on the path explain,
+    halved when the candidates are not the kind of answer asked for."""
 
     name = "rules"
 
@@ -27,19 +27,40 @@ class RuleJudge:
         qa = state.notes.get("analysis") or analyse(state.question, self.kg)
         used = state.notes.get("used_mentions", ())
         chain = next(iter(state.frontier.values()))
-        if not chain:
+        topics = {i for m in used for i in m.ids}
+        hops, constraint_rels = chain_hops(chain, topics)
+        if not hops:
             return Judgement(0.0, "no relation followed yet")
-        rels = {t.p for t in chain}
-        cover = coverage(qa, rels, *used)
-        rel, direction = state.arrival or (chain[-1].p, "out")
-        fit = answer_type_fit(qa, self.kg, rel, direction)
-        reward = round(cover * (1.0 if fit >= 0 else 0.5), 4)
-        named = sorted({self.kg.label(m.rel_id) for m in qa.mentions_outside(*used)})
-        explained = sorted({self.kg.label(r) for r in rels})
-        kind = {1.0: "fits", 0.0: "is not asked", -1.0: "does not fit"}[fit]
+        cover = coverage(qa, {r for r, _ in hops} | set(constraint_rels), *used)
+        rel, direction = state.arrival or hops[-1]
+        kind = answer_type_fit(qa, self.kg, rel, direction)
+        reward = round(cover * (1.0 if kind >= 0 else 0.5), 4)
+        words = ", ".join(sorted({self.kg.label(m.rel_id) for m in qa.mentions_outside(*used)}))
+        path = " → ".join(self.kg.label(r) + ("" if d == "out" else "⁻¹") for r, d in hops)
+        verdict = {1.0: "fits", 0.0: "is not constrained", -1.0: "does not fit"}[kind]
         reason = (
             f"path explains {cover:.0%} of the relation words (question names: "
-            f"{', '.join(named) or 'none'}; path uses: {', '.join(explained)}); "
-            f"answer type {kind}"
+            f"{words or 'none'}; path: {path}); answer type {verdict}"
         )
         return Judgement(reward, reason)
+
+
+def chain_hops(chain: list[Triple], topics: set[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """Walk an evidence chain from its topic entity: the (relation, direction) hops, and the
+    relations of constraint edges (edges to another topic entity, off the path)."""
+    if not chain:
+        return [], []
+    first = chain[0]
+    current = first.s if first.s in topics else first.o
+    hops: list[tuple[str, str]] = []
+    constraints: list[str] = []
+    for t in chain:
+        if t.s == current and t.o not in topics:
+            hops.append((t.p, "out"))
+            current = t.o
+        elif t.o == current and t.s not in topics:
+            hops.append((t.p, "in"))
+            current = t.s
+        else:
+            constraints.append(t.p)
+    return hops, constraints

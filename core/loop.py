@@ -115,7 +115,11 @@ def run_loop(
         try:
             result = source.execute(action, state)
             state.path = _kept(state, action)
-            state.new, state.frontier, state.support = result.triples, result.frontier, result.support
+            state.new, state.frontier, state.support = (
+                result.triples,
+                result.frontier,
+                result.support,
+            )
             state.arrival = result.arrival or state.arrival
             step.triples, step.truncated = result.triples, result.truncated
             if result.note:
@@ -130,13 +134,17 @@ def run_loop(
         step.llm_calls = list(state.llm_calls)
         step.duration_ms = (time.perf_counter() - t0) * 1000
         bits = _entropy_bits(state)
-        step.refreshed = settings.refresh != "entropy" or abs(bits - snapshot_bits) >= settings.refresh_bits
+        step.refreshed = (
+            settings.refresh != "entropy" or abs(bits - snapshot_bits) >= settings.refresh_bits
+        )
         memory.append(step)
         if step.refreshed:
             snapshot, snapshot_bits = list(memory), bits
         yield step
         if step.reward >= settings.threshold:
-            stop_reason = f"judge reward {step.reward:.2f} reached the threshold {settings.threshold}"
+            stop_reason = (
+                f"judge reward {step.reward:.2f} reached the threshold {settings.threshold}"
+            )
             break
         if len(memory) >= settings.max_steps:
             stop_reason = f"step limit T={settings.max_steps} reached"
@@ -166,10 +174,9 @@ def run_loop(
 
 def run_to_trace(steps: Iterator[Step | Trace]) -> Trace:
     """Drain a run and return its Trace (the last item)."""
-    last = None
-    for last in steps:
-        pass
-    assert isinstance(last, Trace)
+    *_, last = steps
+    if not isinstance(last, Trace):
+        raise RuntimeError("a run must end with its Trace")
     return last
 
 

@@ -73,7 +73,7 @@ class Lexicon:
         for rel in kg.relations:
             forms = set()
             for word in content_words(rel.words):
-                forms |= word_forms(word)
+                forms |= {f for f in word_forms(word) if len(f) >= 3}
             forms_by_rel[rel.id] = forms
         df: dict[str, int] = defaultdict(int)
         for forms in forms_by_rel.values():
@@ -148,8 +148,10 @@ def _entity_mentions(clean, raw, bracketed, kg, words, analysis) -> list[EntityM
             text = clean[raw[i][0] : raw[j - 1][1]]
             start_char, end_char = raw[i][0], raw[j - 1][1]
             in_brackets = any(a <= start_char and end_char <= b for a, b in bracketed)
-            if all(w in STOPWORDS for w in span_words) and not in_brackets and (
-                j - i < 2 or not any(c.isupper() for c in text)
+            if (
+                all(w in STOPWORDS for w in span_words)
+                and not in_brackets
+                and (j - i < 2 or not any(c.isupper() for c in text))
             ):
                 continue
             ids = _exact_ids(kg, text)
@@ -158,17 +160,25 @@ def _entity_mentions(clean, raw, bracketed, kg, words, analysis) -> list[EntityM
             stripped = text.strip(_EDGE_PUNCT)
             ids = sorted(ids, key=lambda n: (kg.label(n) not in (text, stripped), -kg.degree(n)))
             capitalized = any(
-                ch.isupper() for k in range(i, j) if k > 0 for ch in clean[raw[k][0] : raw[k][1]][:1]
+                ch.isupper()
+                for k in range(i, j)
+                if k > 0
+                for ch in clean[raw[k][0] : raw[k][1]][:1]
             ) or (i == 0 and any(c.isupper() for c in text[1:]))
             score = 1.0 + 0.1 * min(5, j - i)
+            if kg.label(ids[0]) in (text, stripped):
+                score += 0.4  # the question writes the name exactly as the KB does
             if capitalized:
                 score += 0.3
             if in_brackets:
                 score += 1.0
             if not (capitalized or in_brackets) and any(k in mention_tokens for k in range(i, j)):
                 score -= 0.8  # the words name a relation; as an entity they are a weak reading
-            found.append(EntityMention(i, j, text.strip(_EDGE_PUNCT), tuple(ids), score, in_brackets,
-                                       capitalized))
+            found.append(
+                EntityMention(
+                    i, j, text.strip(_EDGE_PUNCT), tuple(ids), score, in_brackets, capitalized
+                )
+            )
     found.sort(key=lambda m: (-m.link_score, m.start))
     return found
 
@@ -185,11 +195,17 @@ def _exact_ids(kg: KnowledgeGraph, text: str) -> list[str]:
 
 
 def _expected_answer(analysis: QuestionAnalysis, words: list[str]) -> None:
-    """who -> a person; when -> a time; what/which N -> N is the focus noun."""
-    lexicon_rels: dict[int, set[str]] = defaultdict(set)
+    """who -> a person; when -> a time; what/which N -> N is the focus noun; no question word
+    ("the writer of X also wrote movies") -> the last content word is the focus."""
+    rels_at: dict[int, set[str]] = defaultdict(set)
     for m in analysis.relation_mentions:
-        lexicon_rels[m.token].add(m.rel_id)
+        rels_at[m.token].add(m.rel_id)
+    inside_names = {
+        k for m in analysis.entities if m.capitalized or m.bracketed for k in range(m.start, m.end)
+    }
     for i, w in enumerate(words):
+        if i in inside_names:
+            continue  # "When Ladies Meet" is a title, not a question word
         if w in ("who", "whom", "whose"):
             analysis.expected, analysis.focus = "person", i
             return
@@ -197,20 +213,84 @@ def _expected_answer(analysis: QuestionAnalysis, words: list[str]) -> None:
             analysis.expected, analysis.focus = "time", i
             return
         if w in ("what", "which"):
-            for k in range(i + 1, min(len(words), i + 5)):
-                noun = words[k]
-                if not noun or noun in STOPWORDS:
-                    continue
-                analysis.focus = k
-                if noun in _PERSON_NOUNS:
-                    analysis.expected = "person"
-                elif lexicon_rels.get(k):
-                    analysis.focus_rels = frozenset(lexicon_rels[k])
-                else:
-                    analysis.focus_is_thing = True
-                return
             analysis.focus = i
+            for k in range(i + 1, min(len(words), i + 5)):
+                if k in inside_names:
+                    break  # "what does X act in": the question word asks no noun
+                if words[k] and words[k] not in STOPWORDS:
+                    _set_focus(analysis, k, rels_at)
+                    break
             return
+        if w in _WH:
+            return
+    last_name = max(inside_names, default=len(words))
+    for k in range(len(words) - 1, last_name, -1):
+        if words[k] and words[k] not in STOPWORDS:
+            _set_focus(analysis, k, rels_at)
+            return
+
+
+def _set_focus(analysis: QuestionAnalysis, k: int, rels_at: dict[int, set[str]]) -> None:
+    noun = analysis.words[k]
+    analysis.focus = k
+    if noun in _PERSON_NOUNS:
+        analysis.expected = "person"
+    elif rels_at.get(k):
+        analysis.focus_rels = frozenset(rels_at[k])
+    else:
+        analysis.focus_is_thing = True
+
+
+@dataclass(frozen=True)
+class Alignment:
+    coverage: float  # share of relation-word weight naming a relation on the path
+    phrases: int  # relation phrases in the question
+    unused: int  # phrases no hop took
+    unexplained: int  # hops no phrase and no shape explains
+    shares: int  # hops explained by shape: straight back over the relation just taken
+
+
+def align(qa: QuestionAnalysis, hops: list[tuple[str, str]], extra_rels=(), used=()) -> Alignment:
+    """Match a path's hops to the question's relation phrases, each phrase used once.
+
+    A hop that walks straight back over the relation it arrived by ("films that share actors
+    with X": actors out, actors back in) is explained by that shape instead of a word.
+    """
+    free = _phrases(qa.mentions_outside(*used))
+    n_phrases = len(free)
+    unexplained = shares = 0
+    rels = [r for r, _ in hops] + list(extra_rels)
+    for i, rel in enumerate(rels):
+        phrase = max(
+            (t for t, ws in free.items() if rel in ws), key=lambda t: free[t][rel], default=None
+        )
+        if phrase is not None:
+            del free[phrase]
+        elif 0 < i < len(hops) and hops[i][0] == hops[i - 1][0] and hops[i][1] != hops[i - 1][1]:
+            shares += 1
+        else:
+            unexplained += 1
+    return Alignment(coverage(qa, set(rels), *used), n_phrases, len(free), unexplained, shares)
+
+
+def _phrases(mentions: list[RelationMention]) -> dict[int, dict[str, float]]:
+    """Group relation words into phrases: words naming the same relation within two tokens
+    ("release year", "director that directed") are one mention, explained by one hop."""
+    by_token: dict[int, dict[str, float]] = {}
+    for m in mentions:
+        by_token.setdefault(m.token, {})[m.rel_id] = m.weight
+    phrases: dict[int, dict[str, float]] = {}
+    start, last = None, -10
+    for token in sorted(by_token):
+        rels = by_token[token]
+        if start is not None and token - last <= 2 and rels.keys() & phrases[start].keys():
+            for rel, w in rels.items():
+                phrases[start][rel] = max(phrases[start].get(rel, 0.0), w)
+        else:
+            phrases[token] = dict(rels)
+            start = token
+        last = token
+    return phrases
 
 
 def coverage(qa: QuestionAnalysis, rels: set[str], *used: EntityMention) -> float:

@@ -80,7 +80,9 @@ class Workspace:
         if not spec:
             if DEFAULT_KB not in self.kb_names():
                 kb_dir = bundled_kb_dir()
-                self.import_file(kb_dir / "kb.txt", name=DEFAULT_KB, schema=kb_dir / "relations.ttl")
+                self.import_file(
+                    kb_dir / "kb.txt", name=DEFAULT_KB, schema=kb_dir / "relations.ttl"
+                )
             return DEFAULT_KB
         if spec in self.kb_names():
             return spec

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from core.kg.store import KnowledgeGraph
-from core.question import EntityMention, QuestionAnalysis, answer_type_fit, coverage
+from core.question import EntityMention, QuestionAnalysis, align, answer_type_fit
 
 Hop = tuple[str, str]  # (relation id, "out" | "in")
 
@@ -25,6 +25,7 @@ W_ORDER = 0.5  # the last hop is the relation named next to the wh-word / focus 
 W_HOP = 0.15  # per hop: prefer the shorter of two equally good explanations
 W_LINK = 0.5  # confidence of the entity link
 W_CONSTRAINT = 0.6  # a second topic entity the plan uses
+W_IGNORED = 1.0  # per capitalised or bracketed name in the question the plan does not use
 
 
 @dataclass
@@ -79,7 +80,9 @@ class Planner:
                 if code == path[-1] ^ 1 and len(path) >= 2 and path[-2] == code:
                     continue  # r, r^-1, r: walking back and forth adds nothing
                 rel = self.kg.index.rel_ids[code >> 1]
-                extra = 0 if rel in named or rel in {self.kg.index.rel_ids[c >> 1] for c in path} else 1
+                extra = (
+                    0 if rel in named or rel in {self.kg.index.rel_ids[c >> 1] for c in path} else 1
+                )
                 if unnamed + extra <= 1:
                     extend([*path, code], unnamed + extra)
 
@@ -122,85 +125,55 @@ class Planner:
 
     # -- scoring ----------------------------------------------------------------------------
     def _score(self, plan: Plan, qa: QuestionAnalysis) -> None:
-        """Align hops with the question's relation words, then add type, order and shape terms.
-
-        Each relation word explains at most one hop. A hop that walks straight back over the
-        relation it arrived by ("films that share actors with X") is explained by the shape,
-        at a small cost; any other hop no word explains costs more.
-        """
+        """Explainable score: alignment of hops with the question's words (see
+        core.question.align), answer type, word order, shape and linking terms."""
         used = (plan.mention, *plan.constraint_mentions)
-        mentions = qa.mentions_outside(*used)
-        free = _phrases(mentions)  # phrase start token -> {rel: weight}
-        unexplained = shares = 0
-        switch_cost = 0.0
+        fit = align(qa, plan.hops, [r for _, r, _ in plan.constraints], used)
         roles = [self._rel_code[r] * 2 + (0 if d == "out" else 1) for r, d in plan.hops]
-        rels = [r for r, _ in plan.hops] + [r for _, r, _ in plan.constraints]
-        for i, rel in enumerate(rels):
-            token = max((t for t, ws in free.items() if rel in ws), key=lambda t: free[t][rel],
-                        default=None)
-            if token is not None:
-                del free[token]
-            elif i > 0 and i < len(roles) and roles[i] == roles[i - 1] ^ 1:
-                shares += 1
-            else:
-                unexplained += 1
-            if 0 < i < len(roles) and roles[i] >> 1 != roles[i - 1] >> 1:
-                switch_cost += 1.0 - self.kg.index.follow.get(roles[i - 1], {}).get(roles[i], 0.0)
-        cover = coverage(qa, set(rels), *used)
-        unused = len(free)  # relation phrases no hop took (a named relation left out)
+        switch_cost = sum(
+            1.0 - self.kg.index.follow.get(prev, {}).get(cur, 0.0)
+            for prev, cur in zip(roles, roles[1:], strict=False)
+            if prev >> 1 != cur >> 1
+        )
         last_rel, last_dir = plan.hops[-1]
         type_fit = answer_type_fit(qa, self.kg, last_rel, last_dir)
+        mentions = qa.mentions_outside(*used)
         order = 0.0
         if qa.focus is not None and mentions:
             nearest = min(mentions, key=lambda m: (abs(m.token - qa.focus), -m.weight))
             order = 1.0 if nearest.rel_id == last_rel else 0.0
-
+        ignored = sum(
+            1
+            for m in _distinct_mentions(qa.entities, 6)
+            if (m.capitalized or m.bracketed) and not any(m.overlaps(u) for u in used)
+        )
         features = {
-            "coverage": round(cover, 3),
-            "unexplained_hops": unexplained,
-            "shared_hops": shares,
-            "unused_phrases": unused,
+            "coverage": round(fit.coverage, 3),
+            "unexplained_hops": fit.unexplained,
+            "shared_hops": fit.shares,
+            "unused_phrases": fit.unused,
             "role_switch": round(switch_cost, 3),
             "answer_type": type_fit,
             "order": order,
             "hops": len(plan.hops),
             "link": round(plan.mention.link_score, 3),
             "constraints": len(plan.constraints),
+            "ignored_names": ignored,
         }
         plan.score = (
-            W_COVERAGE * cover
-            - W_UNEXPLAINED * unexplained
-            - W_SHARE * shares
-            - W_UNUSED * unused
+            W_COVERAGE * fit.coverage
+            - W_UNEXPLAINED * fit.unexplained
+            - W_SHARE * fit.shares
+            - W_UNUSED * fit.unused
             - W_SWITCH * switch_cost
             + W_TYPE * type_fit
             + W_ORDER * order
             - W_HOP * len(plan.hops)
             + W_LINK * plan.mention.link_score
             + W_CONSTRAINT * len(plan.constraints)
+            - W_IGNORED * ignored
         )
         plan.features = features
-
-
-def _phrases(mentions) -> dict[int, dict[str, float]]:
-    """Group relation words into phrases: words naming the same relations within two tokens
-    ("release year", "release date") are one mention, so one hop explains them together."""
-    by_token: dict[int, dict[str, float]] = {}
-    for m in mentions:
-        by_token.setdefault(m.token, {})[m.rel_id] = m.weight
-    phrases: dict[int, dict[str, float]] = {}
-    last_start, last_token = None, -10
-    for token in sorted(by_token):
-        rels = by_token[token]
-        if last_start is not None and token - last_token <= 2 and rels.keys() & phrases[last_start].keys():
-            merged = phrases[last_start]
-            for rel, w in rels.items():
-                merged[rel] = max(merged.get(rel, 0.0), w)
-        else:
-            phrases[token] = dict(rels)
-            last_start = token
-        last_token = token
-    return phrases
 
 
 def _distinct_mentions(mentions: list[EntityMention], limit: int) -> list[EntityMention]:

@@ -54,8 +54,13 @@ class RuleAgent:
         qa = analyse(state.question, self.kg)
         notes["analysis"] = qa
         notes["linked"] = [
-            {"text": m.text, "ids": list(m.ids[:3]), "labels": [self.kg.label(i) for i in m.ids[:3]],
-             "score": round(m.link_score, 3), "bracketed": m.bracketed}
+            {
+                "text": m.text,
+                "ids": list(m.ids[:3]),
+                "labels": [self.kg.label(i) for i in m.ids[:3]],
+                "score": round(m.link_score, 3),
+                "bracketed": m.bracketed,
+            }
             for m in qa.entities[:5]
         ]
         if not qa.entities:
@@ -84,8 +89,12 @@ class RuleAgent:
     def _extension(plans: list[Plan], current: int) -> int | None:
         base = plans[current]
         for i, other in enumerate(plans):
-            if (i != current and other.anchor == base.anchor and len(other.hops) > len(base.hops)
-                    and other.hops[: len(base.hops)] == base.hops):
+            if (
+                i != current
+                and other.anchor == base.anchor
+                and len(other.hops) > len(base.hops)
+                and other.hops[: len(base.hops)] == base.hops
+            ):
                 return i
         return None
 
@@ -104,8 +113,13 @@ class RuleAgent:
             query=path_sparql(plan.anchor, plan.hops[: hop_i + 1]),
             language="sparql",
             source=f"kg:{self.kg.name}",
-            params={"from": start, "relation": rel, "direction": direction,
-                    "anchor": plan.anchor, "hop": hop_i + 1},
+            params={
+                "from": start,
+                "relation": rel,
+                "direction": direction,
+                "anchor": plan.anchor,
+                "hop": hop_i + 1,
+            },
             details=self._why(state, plan),
         )
 
@@ -114,12 +128,18 @@ class RuleAgent:
         state.notes["constraint_i"] = c_i + 1
         return Action(
             kind="constrain",
-            description=f"keep candidates linked to {self.kg.label(anchor)} by '{self.kg.label(rel)}'",
+            description=(
+                f"keep candidates linked to {self.kg.label(anchor)} by '{self.kg.label(rel)}'"
+            ),
             query=path_sparql(plan.anchor, plan.hops, plan.constraints[: c_i + 1]),
             language="sparql",
             source=f"kg:{self.kg.name}",
-            params={"from": list(state.frontier), "anchor": anchor, "relation": rel,
-                    "direction": direction},
+            params={
+                "from": list(state.frontier),
+                "anchor": anchor,
+                "relation": rel,
+                "direction": direction,
+            },
             details=self._why(state, plan),
         )
 
@@ -131,14 +151,17 @@ class RuleAgent:
             "features": plan.features,
             "alternatives": [
                 {"plan": self._describe(p), "score": round(p.score, 3)}
-                for p in plans if p is not plan
+                for p in plans
+                if p is not plan
             ][:3],
         }
 
     def _describe(self, plan: Plan) -> str:
         parts = [self.kg.label(plan.anchor)]
         for rel, direction in plan.hops:
-            parts.append(f"—{self.kg.label(rel)}→" if direction == "out" else f"←{self.kg.label(rel)}—")
+            parts.append(
+                f"—{self.kg.label(rel)}→" if direction == "out" else f"←{self.kg.label(rel)}—"
+            )
         text = " ".join(parts)
         for anchor, rel, _ in plan.constraints:
             text += f" ∩ {self.kg.label(rel)} {self.kg.label(anchor)}"
@@ -152,7 +175,9 @@ class RuleAgent:
         if not candidates or not memory or memory[-1].reward <= 0:
             return [], 0
         top = max(state.support.get(n, 1) for n in candidates)
-        candidates.sort(key=lambda n: (-state.support.get(n, 1), -self.kg.degree(n), self.kg.label(n)))
+        candidates.sort(
+            key=lambda n: (-state.support.get(n, 1), -self.kg.degree(n), self.kg.label(n))
+        )
         answers = [
             Answer(
                 id=n,

@@ -45,7 +45,11 @@ class KGSource:
             for other in self.kg.edges(node, rel, direction):
                 if other in visited:  # simple paths: never walk back to a node already on it
                     continue
-                t = self.kg.triple(node, rel, other) if direction == "out" else self.kg.triple(other, rel, node)
+                t = (
+                    self.kg.triple(node, rel, other)
+                    if direction == "out"
+                    else self.kg.triple(other, rel, node)
+                )
                 if len(triples) < MAX_STEP_TRIPLES:
                     triples.append(t)
                 if other in frontier:
@@ -56,7 +60,10 @@ class KGSource:
                 else:
                     truncated = True
         return Retrieval(
-            triples=triples, frontier=frontier, support=support, truncated=truncated,
+            triples=triples,
+            frontier=frontier,
+            support=support,
+            truncated=truncated,
             arrival=(rel, direction),
         )
 
@@ -69,14 +76,20 @@ class KGSource:
         frontier, support, triples = {}, {}, []
         for node, chain in state.frontier.items():
             if node in linked:
-                t = self.kg.triple(node, rel, anchor) if direction == "out" else self.kg.triple(anchor, rel, node)
+                t = (
+                    self.kg.triple(node, rel, anchor)
+                    if direction == "out"
+                    else self.kg.triple(anchor, rel, node)
+                )
                 frontier[node] = [*chain, t]
                 support[node] = state.support.get(node, 1)
                 if len(triples) < MAX_STEP_TRIPLES:
                     triples.append(t)
         if not frontier:  # an unsatisfiable constraint is reported, not silently applied
             return Retrieval(
-                triples=[], frontier=dict(state.frontier), support=dict(state.support),
+                triples=[],
+                frontier=dict(state.frontier),
+                support=dict(state.support),
                 note=f"no candidate is linked to {self.kg.label(anchor)}; constraint not applied",
             )
         return Retrieval(triples=triples, frontier=frontier, support=support)
@@ -87,9 +100,15 @@ def path_sparql(anchor: str, hops: list[tuple[str, str]], constraints=()) -> str
     lines, current = [], anchor
     for i, (rel, direction) in enumerate(hops, 1):
         var = "?answer" if i == len(hops) else f"?x{i}"
-        lines.append(f"  {current} {rel} {var} ." if direction == "out" else f"  {var} {rel} {current} .")
+        lines.append(
+            f"  {current} {rel} {var} ." if direction == "out" else f"  {var} {rel} {current} ."
+        )
         current = var
     for c_anchor, rel, direction in constraints:
-        lines.append(f"  ?answer {rel} {c_anchor} ." if direction == "out" else f"  {c_anchor} {rel} ?answer .")
+        lines.append(
+            f"  ?answer {rel} {c_anchor} ."
+            if direction == "out"
+            else f"  {c_anchor} {rel} ?answer ."
+        )
     body = "\n".join(lines)
     return f"SELECT DISTINCT ?answer WHERE {{\n{body}\n  FILTER(!sameTerm(?answer, {anchor}))\n}}"

@@ -256,7 +256,9 @@ class KnowledgeGraph:
     def roles(self, node_id: str) -> list[tuple[str, Direction]]:
         """The (relation, direction) pairs this node takes part in."""
         ids = self.index.rel_ids
-        return [(ids[c >> 1], "out" if c % 2 == 0 else "in") for c in self.index.roles.get(node_id, ())]
+        return [
+            (ids[c >> 1], "out" if c % 2 == 0 else "in") for c in self.index.roles.get(node_id, ())
+        ]
 
     # -- lookup -----------------------------------------------------------------------------
     def exact(self, text: str) -> list[str]:
@@ -280,7 +282,10 @@ class KnowledgeGraph:
                 for node in self.index.by_norm[key]:
                     if node not in matches:
                         matches[node] = EntityMatch(
-                            node, self.label(node), round(score / 100 * 0.9, 4), "fuzzy",
+                            node,
+                            self.label(node),
+                            round(score / 100 * 0.9, 4),
+                            "fuzzy",
                             self.degree(node),
                         )
         ranked = sorted(matches.values(), key=lambda m: (-m.score, -m.degree, m.label))
@@ -300,8 +305,14 @@ class KnowledgeGraph:
         if direction == "out":
             if isinstance(node, ox.Literal):
                 return []
-            return [str(q.object) for q in self.store.quads_for_pattern(node, pred, None, ox.DefaultGraph())]
-        return [str(q.subject) for q in self.store.quads_for_pattern(None, pred, node, ox.DefaultGraph())]
+            return [
+                str(q.object)
+                for q in self.store.quads_for_pattern(node, pred, None, ox.DefaultGraph())
+            ]
+        return [
+            str(q.subject)
+            for q in self.store.quads_for_pattern(None, pred, node, ox.DefaultGraph())
+        ]
 
     def neighbourhood(self, node_id: str, limit: int = 60, per_relation: int = 12) -> list[Triple]:
         """Triples around a node in both directions, bounded and ranked.
@@ -314,7 +325,9 @@ class KnowledgeGraph:
             others = self.edges(node_id, rel_id, direction)
             others.sort(key=lambda o: (-self.degree(o), self.label(o)))
             triples = [
-                self.triple(node_id, rel_id, o) if direction == "out" else self.triple(o, rel_id, node_id)
+                self.triple(node_id, rel_id, o)
+                if direction == "out"
+                else self.triple(o, rel_id, node_id)
                 for o in others[:per_relation]
             ]
             groups.append((len(others), triples))

@@ -26,7 +26,9 @@ SCHEMA_PREDICATES = frozenset(
     }
 )
 
-_LITERAL = re.compile(r'^"(?P<lex>(?:[^"\\]|\\.)*)"(?:@(?P<lang>[A-Za-z0-9-]+)|\^\^<(?P<dt>[^>]*)>)?$')
+_LITERAL = re.compile(
+    r'^"(?P<lex>(?:[^"\\]|\\.)*)"(?:@(?P<lang>[A-Za-z0-9-]+)|\^\^<(?P<dt>[^>]*)>)?$'
+)
 _ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 
 
@@ -65,7 +67,8 @@ def local_name(iri: str) -> str:
 
 
 def humanize(name: str) -> str:
-    """Relation names read as words: directed_by -> "directed by", hasImdbRating -> "has imdb rating"."""
+    """Relation names read as words: directed_by -> "directed by", hasImdbRating -> "has imdb
+    rating"."""
     name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
     return re.sub(r"[\s_\-]+", " ", name).strip().lower() or name
 
