@@ -54,11 +54,25 @@ class QuestionAnalysis:
     focus_rels: frozenset[str] = frozenset()  # relations the focus noun names
     focus_is_thing: bool = False  # the focus noun names no relation and no person
 
+    _cache: dict = field(default_factory=dict, repr=False)
+
     def mentions_outside(self, *spans: EntityMention) -> list[RelationMention]:
-        """Relation mentions not inside the given entity spans."""
-        return [
-            m for m in self.relation_mentions if not any(s.start <= m.token < s.end for s in spans)
-        ]
+        """Relation mentions not inside the given entity spans (memoised: plans share spans)."""
+        key = ("outside", *((s.start, s.end) for s in spans))
+        if key not in self._cache:
+            self._cache[key] = [
+                m
+                for m in self.relation_mentions
+                if not any(s.start <= m.token < s.end for s in spans)
+            ]
+        return self._cache[key]
+
+    def phrases_outside(self, *spans: EntityMention) -> dict[int, dict[str, float]]:
+        """Relation phrases (see _phrases) outside the spans; callers must copy before editing."""
+        key = ("phrases", *((s.start, s.end) for s in spans))
+        if key not in self._cache:
+            self._cache[key] = _phrases(self.mentions_outside(*spans))
+        return self._cache[key]
 
 
 class Lexicon:
@@ -256,7 +270,7 @@ def align(qa: QuestionAnalysis, hops: list[tuple[str, str]], extra_rels=(), used
     A hop that walks straight back over the relation it arrived by ("films that share actors
     with X": actors out, actors back in) is explained by that shape instead of a word.
     """
-    free = _phrases(qa.mentions_outside(*used))
+    free = {t: ws for t, ws in qa.phrases_outside(*used).items()}
     n_phrases = len(free)
     unexplained = shares = 0
     rels = [r for r, _ in hops] + list(extra_rels)
@@ -298,6 +312,13 @@ def coverage(qa: QuestionAnalysis, rels: set[str], *used: EntityMention) -> floa
 
     Each word counts once, with its best weight; 1.0 when the question names no relation.
     """
+    key = ("coverage", frozenset(rels), *((u.start, u.end) for u in used))
+    if key not in qa._cache:
+        qa._cache[key] = _coverage(qa, rels, used)
+    return qa._cache[key]
+
+
+def _coverage(qa: QuestionAnalysis, rels: set[str], used) -> float:
     best: dict[int, float] = {}
     covered: dict[int, float] = {}
     for m in qa.mentions_outside(*used):

@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import tempfile
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -145,13 +146,10 @@ class Workspace:
             self.kbs_dir.mkdir(parents=True, exist_ok=True)
             tmp = Path(tempfile.mkdtemp(prefix=f".import-{name}-", dir=self.kbs_dir))
             try:
-                store = ox.Store(str(tmp / "store"))
-                store.bulk_load(input=parsed.ntriples, format=ox.RdfFormat.N_TRIPLES)
+                ntriples = parsed.ntriples
                 if schema:
-                    _load_schema(store, Path(schema), parsed.base_iri)
-                store.flush()
-                save_index(build_index(store), tmp / "index.pickle")
-                del store
+                    ntriples += _schema_ntriples(Path(schema), parsed.base_iri)
+                _load_and_index(ntriples, tmp)
                 info = KBInfo(
                     name=name,
                     source=str(path.resolve()),
@@ -190,11 +188,37 @@ class Workspace:
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _load_schema(store: ox.Store, schema: Path, base_iri: str) -> None:
+def _schema_ntriples(schema: Path, base_iri: str) -> str:
     try:
-        store.bulk_load(path=str(schema), format=ox.RdfFormat.TURTLE, base_iri=base_iri)
+        triples = ox.parse(path=str(schema), format=ox.RdfFormat.TURTLE, base_iri=base_iri)
+        return ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES).decode("utf-8")
     except SyntaxError as exc:
         raise KBFileError(f"schema file {schema.name}: {exc}") from None
+
+
+def _load_and_index(ntriples: str, kb_dir: Path) -> None:
+    """Bulk-load the store and build the index at the same time: the load runs in Rust
+    without the GIL, so the two overlap on a multi-core machine."""
+    store = ox.Store(str(kb_dir / "store"))
+    failure: list[BaseException] = []
+
+    def load(store: ox.Store) -> None:
+        try:
+            store.bulk_load(input=ntriples, format=ox.RdfFormat.N_TRIPLES)
+            store.flush()
+        except BaseException as exc:  # re-raised in the caller's thread
+            failure.append(exc)
+
+    loader = threading.Thread(target=load, args=(store,), name="knowloop-bulk-load")
+    loader.start()
+    try:
+        index = build_index(ox.parse(input=ntriples, format=ox.RdfFormat.N_TRIPLES))
+    finally:
+        loader.join()
+    if failure:
+        raise failure[0]
+    save_index(index, kb_dir / "index.pickle")
+    del store  # release RocksDB's lock before the directory is renamed into place
 
 
 def file_sha256(path: Path) -> str:

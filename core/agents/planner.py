@@ -124,6 +124,24 @@ class Planner:
                 plan.constraint_mentions.append(other)
 
     # -- scoring ----------------------------------------------------------------------------
+    def _context(self, qa: QuestionAnalysis, used: tuple[EntityMention, ...]) -> tuple:
+        """Per topic-entity choice (shared by all its plans): the relation named nearest the
+        focus, and how many names of the question the choice leaves unused."""
+        key = ("plan-context", *((u.start, u.end) for u in used))
+        if key not in qa._cache:
+            mentions = qa.mentions_outside(*used)
+            nearest_rel = None
+            if qa.focus is not None and mentions:
+                nearest = min(mentions, key=lambda m: (abs(m.token - qa.focus), -m.weight))
+                nearest_rel = nearest.rel_id
+            ignored = sum(
+                1
+                for m in _distinct_mentions(qa.entities, 6)
+                if (m.capitalized or m.bracketed) and not any(m.overlaps(u) for u in used)
+            )
+            qa._cache[key] = (nearest_rel, ignored)
+        return qa._cache[key]
+
     def _score(self, plan: Plan, qa: QuestionAnalysis) -> None:
         """Explainable score: alignment of hops with the question's words (see
         core.question.align), answer type, word order, shape and linking terms."""
@@ -137,16 +155,8 @@ class Planner:
         )
         last_rel, last_dir = plan.hops[-1]
         type_fit = answer_type_fit(qa, self.kg, last_rel, last_dir)
-        mentions = qa.mentions_outside(*used)
-        order = 0.0
-        if qa.focus is not None and mentions:
-            nearest = min(mentions, key=lambda m: (abs(m.token - qa.focus), -m.weight))
-            order = 1.0 if nearest.rel_id == last_rel else 0.0
-        ignored = sum(
-            1
-            for m in _distinct_mentions(qa.entities, 6)
-            if (m.capitalized or m.bracketed) and not any(m.overlaps(u) for u in used)
-        )
+        nearest_rel, ignored = self._context(qa, used)
+        order = 1.0 if nearest_rel == last_rel else 0.0
         features = {
             "coverage": round(fit.coverage, 3),
             "unexplained_hops": fit.unexplained,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import pickle
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -85,84 +86,89 @@ def role_code(rel_index: int, direction: Direction) -> int:
     return rel_index * 2 + (0 if direction == "out" else 1)
 
 
-def build_index(store: ox.Store) -> KGIndex:
-    """Scan the default graph once; cost is linear in the number of triples."""
+def build_index(triples: Iterable[ox.Triple | ox.Quad]) -> KGIndex:
+    """One pass over the triples (a store's default graph, or parsed N-Triples); linear cost."""
     labels: dict[str, str] = {}
     aliases: dict[str, list[str]] = defaultdict(list)
     rel_index: dict[str, int] = {}
-    rel_count: Counter[str] = Counter()
-    rel_subjects: dict[str, set[str]] = defaultdict(set)
-    rel_objects: dict[str, set[str]] = defaultdict(set)
-    rel_object_kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    rel_count: dict[str, int] = {}
+    rel_kinds: dict[str, Counter[str]] = defaultdict(Counter)
     roles: dict[str, set[int]] = defaultdict(set)
-    degree: Counter[str] = Counter()
+    degree: dict[str, int] = {}
+    schema = {ox.NamedNode(iri) for iri in SCHEMA_PREDICATES}
     n = 0
-    for quad in store.quads_for_pattern(None, None, None, ox.DefaultGraph()):
-        s, p, o = quad.subject, quad.predicate, quad.object
-        if p.value in SCHEMA_PREDICATES:
+    for quad in triples:
+        p = quad.predicate
+        if p in schema:
+            o = quad.object
             if p == RDFS_LABEL and isinstance(o, ox.Literal):
-                labels.setdefault(str(s), o.value)
+                labels.setdefault(str(quad.subject), o.value)
             elif p == SKOS_ALT and isinstance(o, ox.Literal):
-                aliases[str(s)].append(o.value)
+                aliases[str(quad.subject)].append(o.value)
             continue
         n += 1
-        sid, pid, oid = str(s), str(p), str(o)
-        i = rel_index.setdefault(pid, len(rel_index))
+        o = quad.object
+        sid, pid, oid = str(quad.subject), str(p), str(o)
+        i = rel_index.get(pid)
+        if i is None:
+            i = rel_index[pid] = len(rel_index)
+            rel_count[pid] = 0
         rel_count[pid] += 1
-        rel_subjects[pid].add(sid)
-        rel_objects[pid].add(oid)
-        rel_object_kinds[pid][_object_kind(o)] += 1
+        rel_kinds[pid]["entity" if not isinstance(o, ox.Literal) else _object_kind(o)] += 1
         roles[sid].add(i * 2)
         roles[oid].add(i * 2 + 1)
-        degree[sid] += 1
-        degree[oid] += 1
+        degree[sid] = degree.get(sid, 0) + 1
+        degree[oid] = degree.get(oid, 0) + 1
+
+    # Nodes that play the same set of roles behave alike: count role sets, not nodes.
+    signatures = Counter(tuple(sorted(codes)) for codes in roles.values())
+    players: Counter[int] = Counter()
+    for signature, count in signatures.items():
+        for code in signature:
+            players[code] += count
 
     rel_ids = sorted(rel_index, key=rel_index.get)
     relations = {}
     for pid in rel_ids:
         label = labels.get(pid) or humanize(local_name(pid[1:-1]))
-        kinds = rel_object_kinds[pid]
-        kind = kinds.most_common(1)[0][0]
+        kind = rel_kinds[pid].most_common(1)[0][0]
         relations[pid] = RelationInfo(
             id=pid,
             label=label,
             aliases=tuple(aliases.get(pid, ())),
             count=rel_count[pid],
-            n_subjects=len(rel_subjects[pid]),
-            n_objects=len(rel_objects[pid]),
+            n_subjects=players[rel_index[pid] * 2],
+            n_objects=players[rel_index[pid] * 2 + 1],
             object_kind=kind,
             agentive=kind == "entity" and is_agentive_label(label),
         )
 
-    # follow[r]: the roles that nodes reached through role r also play (role r flipped lands
-    # on the other end: arriving over an "out" edge puts you at the object).
+    # follow[hop]: the roles that nodes reached by `hop` can take next, with the share of
+    # those nodes that can. Arriving over an "out" edge puts you at its object (role ^ 1).
     # A transition seen on fewer than FOLLOW_MIN_SHARE of the nodes is noise (two things that
     # share a name merged into one node) and would send the planner down empty paths.
-    players: Counter[int] = Counter()
     pairs: Counter[tuple[int, int]] = Counter()
-    for codes in roles.values():
-        for arrived in codes:
-            players[arrived] += 1
-            for nxt in codes:
-                pairs[(arrived, nxt)] += 1
+    for signature, count in signatures.items():
+        for arrived in signature:
+            for nxt in signature:
+                pairs[(arrived, nxt)] += count
     follow: dict[int, dict[int, float]] = defaultdict(dict)
     for (arrived, nxt), count in pairs.items():
         share = count / players[arrived]
         if share >= FOLLOW_MIN_SHARE:
             follow[arrived ^ 1][nxt] = round(share, 4)
 
-    node_labels = {}
     by_norm: dict[str, list[str]] = defaultdict(list)
+    entity_labels: dict[str, str] = {}
     for node in roles:
         label = labels.get(node) or _fallback_label(node)
-        if label != labels.get(node):
-            node_labels[node] = label
+        if not is_literal_id(node):
+            entity_labels[node] = label
         by_norm[normalize(label)].append(node)
     for node, label in labels.items():
         if node not in roles and node not in relations:
+            entity_labels[node] = label
             by_norm[normalize(label)].append(node)
-    entity_labels = {k: v for k, v in labels.items() if k not in relations}
-    entity_labels.update({k: v for k, v in node_labels.items() if not is_literal_id(k)})
     return KGIndex(
         labels=entity_labels,
         by_norm=dict(by_norm),
@@ -170,7 +176,7 @@ def build_index(store: ox.Store) -> KGIndex:
         rel_ids=rel_ids,
         roles={k: tuple(sorted(v)) for k, v in roles.items()},
         follow=dict(follow),
-        degree=dict(degree),
+        degree=degree,
         n_triples=n,
     )
 
@@ -218,7 +224,7 @@ class KnowledgeGraph:
         with open(kb_dir / "index.pickle", "rb") as fh:
             index = pickle.load(fh)
         if getattr(index, "version", None) != INDEX_VERSION:
-            index = build_index(store)
+            index = build_index(store.quads_for_pattern(None, None, None, ox.DefaultGraph()))
         return cls(name or kb_dir.name, store, index, kb_dir)
 
     @classmethod
@@ -226,7 +232,9 @@ class KnowledgeGraph:
         """A throwaway KB from N-Triples text (tests, previews)."""
         store = ox.Store()
         store.bulk_load(input=ntriples, format=ox.RdfFormat.N_TRIPLES)
-        return cls(name, store, build_index(store))
+        return cls(
+            name, store, build_index(store.quads_for_pattern(None, None, None, ox.DefaultGraph()))
+        )
 
     @cached_property
     def graph(self):

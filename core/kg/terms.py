@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import unquote
 
 import pyoxigraph as ox
@@ -36,6 +37,7 @@ def term_id(term: ox.NamedNode | ox.Literal | ox.BlankNode) -> str:
     return str(term)
 
 
+@lru_cache(maxsize=200_000)
 def term_from_id(node_id: str) -> ox.NamedNode | ox.Literal | ox.BlankNode:
     """Parse an id made by term_id; raise ValueError on anything else."""
     if node_id.startswith("<") and node_id.endswith(">"):

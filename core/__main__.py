@@ -1,0 +1,7 @@
+"""`python -m core` is the `knowloop` command."""
+
+import sys
+
+from core.cli import main
+
+sys.exit(main())

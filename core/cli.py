@@ -1,0 +1,215 @@
+"""`knowloop`: the command line over the same Engine the web pages use.
+
+Every failure caused by input prints one line `knowloop: error: <reason>` on stderr and exits
+with status 2; the workspace is left unchanged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from core import paradigms
+from core.engine import Engine
+from core.evaluate import SUMMARY_KEYS, evaluate, read_questions
+from core.kg.importer import KBFileError
+from core.kg.sparql_guard import QueryRefused
+from core.loop import LoopSettings
+from core.trace import Trace
+from core.workspace import Workspace, default_home
+
+EXIT_BAD_INPUT = 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    engine = Engine(Workspace(args.home))
+    try:
+        return args.run(engine, args)
+    except (KBFileError, QueryRefused, ValueError, OSError) as exc:
+        print(f"knowloop: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("knowloop: interrupted", file=sys.stderr)
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="knowloop",
+        description="Knowledge-enhanced reasoning in a loop you can watch.",
+    )
+    parser.add_argument(
+        "--home",
+        type=Path,
+        default=None,
+        help=f"workspace directory (default: $KNOWLOOP_HOME or {default_home()})",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    ask = sub.add_parser("ask", help="answer a question, with evidence")
+    ask.add_argument("question")
+    _kb_and_paradigm(ask)
+    ask.add_argument("--json", action="store_true", help="print the full trace as JSON")
+    ask.set_defaults(run=_ask)
+
+    ev = sub.add_parser("eval", help="score a labelled question file (TSV: question, answers)")
+    ev.add_argument("--questions", required=True, type=Path)
+    _kb_and_paradigm(ev)
+    ev.add_argument("--limit", type=int, default=None, help="first N questions only")
+    ev.add_argument("--json", type=Path, default=None, metavar="OUT", help="write the summary")
+    ev.add_argument(
+        "--strip-brackets", action="store_true", help="remove [ ] topic-entity marks before asking"
+    )
+    ev.set_defaults(run=_eval)
+
+    imp = sub.add_parser("import", help="load a KB file (RDF or delimited triples)")
+    imp.add_argument("path", type=Path)
+    imp.add_argument("--name", default=None, help="KB name (default: from the file name)")
+    imp.add_argument(
+        "--schema",
+        type=Path,
+        default=None,
+        help="Turtle file documenting relations (skos:altLabel, rdfs:comment)",
+    )
+    imp.add_argument(
+        "--skip-bad",
+        action="store_true",
+        help="import the good lines and report the malformed ones",
+    )
+    imp.add_argument("--replace", action="store_true", help="replace a KB of the same name")
+    imp.set_defaults(run=_import)
+
+    sq = sub.add_parser("sparql", help="read-only SPARQL over a KB")
+    sq.add_argument("query")
+    sq.add_argument("--kb", default=None)
+    sq.add_argument("--json", action="store_true")
+    sq.add_argument("--timeout", type=float, default=10.0, help="seconds (default 10)")
+    sq.add_argument("--max-rows", type=int, default=1000, help="row cap (default 1000)")
+    sq.set_defaults(run=_sparql)
+
+    kbs = sub.add_parser("kbs", help="list the imported KBs")
+    kbs.set_defaults(run=_kbs)
+    return parser
+
+
+def _kb_and_paradigm(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--kb", default=None, help="KB name or file (default: the bundled MetaQA KB)")
+    p.add_argument("--paradigm", default="kg-only", choices=paradigms.names())
+    p.add_argument("--max-steps", type=int, default=LoopSettings.max_steps, help="T")
+    p.add_argument("--threshold", type=float, default=LoopSettings.threshold, help="R in [0,1]")
+
+
+def _settings(args) -> LoopSettings:
+    if args.max_steps < 1:
+        raise ValueError("--max-steps must be at least 1")
+    if not 0.0 <= args.threshold <= 1.0:
+        raise ValueError("--threshold must be within [0, 1]")
+    return LoopSettings(max_steps=args.max_steps, threshold=args.threshold)
+
+
+def _ask(engine: Engine, args) -> int:
+    trace = engine.ask(args.question, kb=args.kb, paradigm=args.paradigm, settings=_settings(args))
+    if args.json:
+        print(trace.to_json())
+    else:
+        print(format_trace(trace))
+    return 0
+
+
+def format_trace(trace: Trace, top: int = 10) -> str:
+    """Human-readable answer: ranked answers with their evidence, then the steps."""
+    lines = [f"Q: {trace.question}"]
+    if trace.answers:
+        more = f" (of {trace.n_answers})" if trace.n_answers > top else ""
+        lines.append(f"A{more}: " + "; ".join(a.label for a in trace.answers[:top]))
+        best = trace.answers[0]
+        if best.evidence:
+            lines.append("evidence for " + repr(best.label) + ":")
+            lines += [f"  {t.text()}" for t in best.evidence]
+    else:
+        lines.append("A: no answer found")
+    lines.append(f"stopped: {trace.stop_reason}")
+    for s in trace.steps:
+        status = f"error: {s.error}" if s.error else f"{s.candidates} candidates"
+        lines.append(
+            f"  step {s.index}: {s.action.description} -> {status}; reward {s.reward:.2f}"
+            f" ({s.duration_ms:.1f} ms)"
+        )
+    return "\n".join(lines)
+
+
+def _eval(engine: Engine, args) -> int:
+    from tqdm import tqdm
+
+    if args.limit is not None and args.limit < 1:
+        raise ValueError("--limit must be at least 1")
+    questions = read_questions(args.questions, limit=args.limit, strip_brackets=args.strip_brackets)
+    if not questions:
+        raise ValueError(f"{args.questions}: no questions found")
+    summary, _ = evaluate(
+        engine,
+        questions,
+        kb=args.kb,
+        paradigm=args.paradigm,
+        settings=_settings(args),
+        progress=lambda it: tqdm(it, desc=f"eval {args.paradigm}", unit="q", file=sys.stderr),
+    )
+    summary = {k: summary[k] for k in SUMMARY_KEYS}
+    for key in SUMMARY_KEYS:
+        print(f"{key:>18}: {summary[key]}")
+    if args.json:
+        args.json.write_text(json.dumps(summary, indent=2) + "\n")
+    return 0
+
+
+def _import(engine: Engine, args) -> int:
+    info = engine.workspace.import_file(
+        args.path,
+        name=args.name,
+        skip_bad=args.skip_bad,
+        replace=args.replace,
+        schema=args.schema,
+    )
+    print(
+        f"imported {info.name}: {info.triples:,} triples, {info.entities:,} entities, "
+        f"{info.relations} relations ({info.format}, {info.import_seconds:.2f} s)"
+    )
+    if info.skipped_lines:
+        print(f"skipped {info.skipped_lines} malformed lines (see --skip-bad)", file=sys.stderr)
+    return 0
+
+
+def _sparql(engine: Engine, args) -> int:
+    result = engine.kg(args.kb).sparql(args.query, timeout_s=args.timeout, max_rows=args.max_rows)
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        return 0
+    print("\t".join(result.columns))
+    for row in result.rows:
+        print("\t".join("" if v is None else v for v in row))
+    note = " (truncated)" if result.truncated else ""
+    print(f"{len(result.rows)} rows{note}, {result.elapsed_ms:.1f} ms", file=sys.stderr)
+    return 0
+
+
+def _kbs(engine: Engine, args) -> int:
+    for name in engine.workspace.kb_names():
+        info = engine.workspace.kb_info(name)
+        print(f"{name}\t{info.triples:,} triples\t{info.source}")
+    return 0
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0][:500]
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
