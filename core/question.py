@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from core.kg.store import KnowledgeGraph
-from core.text import STOPWORDS, content_words, normalize, word_forms
+from core.text import STOPWORDS, content_words, is_agent_noun, normalize, word_forms
 
 _RAW_TOKEN = re.compile(r"\S+")
 _EDGE_PUNCT = "\"'“”‘’«»()[]{}<>,;:.?!"
@@ -53,6 +53,7 @@ class QuestionAnalysis:
     focus: int | None = None  # token index of the wh-word or the noun it asks about
     focus_rels: frozenset[str] = frozenset()  # relations the focus noun names
     focus_is_thing: bool = False  # the focus noun names no relation and no person
+    focus_agent: bool = False  # the focus noun is an agent noun ("players", "writers")
 
     _cache: dict = field(default_factory=dict, repr=False)
 
@@ -251,6 +252,7 @@ def _set_focus(analysis: QuestionAnalysis, k: int, rels_at: dict[int, set[str]])
         analysis.expected = "person"
     elif rels_at.get(k):
         analysis.focus_rels = frozenset(rels_at[k])
+        analysis.focus_agent = is_agent_noun(noun)
     else:
         analysis.focus_is_thing = True
 
@@ -335,11 +337,17 @@ def answer_type_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direc
     info = kg.relation(rel_id)
     forward = direction == "out"
     if qa.expected == "person":
-        return 1.0 if forward and info.agentive else -1.0
+        if info.agentive:  # "directed by", "actors": the person is the object
+            return 1.0 if forward else -1.0
+        return 0.0 if not forward and info.object_kind == "entity" else -1.0  # "plays for"
     if qa.expected == "time":
         return 1.0 if forward and info.object_kind == "year" else -1.0
     if qa.focus_rels:
-        return 1.0 if forward and rel_id in qa.focus_rels else -1.0
+        if rel_id not in qa.focus_rels:
+            return -1.0
+        if qa.focus_agent and not info.agentive:  # "which players play for X": the subject
+            return 1.0 if not forward else -1.0
+        return 1.0 if forward else -1.0
     if qa.focus_is_thing and forward and (info.agentive or info.object_kind != "entity"):
         return -1.0
     return 0.0

@@ -128,6 +128,12 @@ def content_words(text: str) -> list[str]:
     return [t for t in tokens(text) if t not in STOPWORDS]
 
 
+def is_agent_noun(word: str) -> bool:
+    """"writer", "actors", "player": a noun for whoever does the verb."""
+    word = word.casefold()
+    return len(word) > 4 and any(word.endswith(s) for s in _AGENT_SUFFIXES)
+
+
 def is_agentive_label(label: str) -> bool:
     """Does a relation label name a person-like role ("directed by", "starred actors", "author")?
 
@@ -138,5 +144,4 @@ def is_agentive_label(label: str) -> bool:
         return False
     if words[-1] == "by" and len(words) >= 2:
         return True
-    last = words[-1]
-    return any(last.endswith(s) for s in _AGENT_SUFFIXES) and len(last) > 4
+    return is_agent_noun(words[-1])
