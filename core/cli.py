@@ -15,7 +15,6 @@ from core import paradigms
 from core.engine import Engine
 from core.evaluate import SUMMARY_KEYS, evaluate, read_questions
 from core.kg.importer import KBFileError
-from core.kg.sparql_guard import QueryRefused
 from core.loop import LoopSettings
 from core.trace import Trace
 from core.workspace import Workspace, default_home
@@ -32,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     engine = Engine(Workspace(args.home))
     try:
         return args.run(engine, args)
-    except (KBFileError, QueryRefused, ValueError, OSError) as exc:
+    except (KBFileError, ValueError, OSError) as exc:  # QueryRefused is a ValueError
         print(f"knowloop: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
@@ -182,7 +181,7 @@ def _import(engine: Engine, args) -> int:
         f"{info.relations} relations ({info.format}, {info.import_seconds:.2f} s)"
     )
     if info.skipped_lines:
-        print(f"skipped {info.skipped_lines} malformed lines (see --skip-bad)", file=sys.stderr)
+        print(f"skipped {info.skipped_lines} malformed lines", file=sys.stderr)
     return 0
 
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from core.kg.store import KnowledgeGraph
 from core.loop import Judgement, State
-from core.question import analyse, answer_type_fit, coverage
+from core.question import align, analyse, answer_type_fit, coverage
 from core.trace import Step, Triple
 
 
 class RuleJudge:
     """reward = share of the question's relation words that relations on the path explain,
-    halved when the candidates are not the kind of answer asked for."""
+    halved when the candidates are not the kind of answer asked for, and halved again for
+    every hop the question does not explain (a detour)."""
 
     name = "rules"
 
@@ -32,15 +33,17 @@ class RuleJudge:
         if not hops:
             return Judgement(0.0, "no relation followed yet")
         cover = coverage(qa, {r for r, _ in hops} | set(constraint_rels), *used)
+        detours = align(qa, hops, constraint_rels, used).unexplained
         rel, direction = state.arrival or hops[-1]
         kind = answer_type_fit(qa, self.kg, rel, direction)
-        reward = round(cover * (1.0 if kind >= 0 else 0.5), 4)
+        reward = round(cover * (1.0 if kind >= 0 else 0.5) * 0.5**detours, 4)
         words = ", ".join(sorted({self.kg.label(m.rel_id) for m in qa.mentions_outside(*used)}))
         path = " → ".join(self.kg.label(r) + ("" if d == "out" else "⁻¹") for r, d in hops)
         verdict = {1.0: "fits", 0.0: "is not constrained", -1.0: "does not fit"}[kind]
         reason = (
             f"path explains {cover:.0%} of the relation words (question names: "
             f"{words or 'none'}; path: {path}); answer type {verdict}"
+            + (f"; {detours} hop(s) the question does not explain" if detours else "")
         )
         return Judgement(reward, reason)
 

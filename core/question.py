@@ -54,6 +54,9 @@ class QuestionAnalysis:
     focus_rels: frozenset[str] = frozenset()  # relations the focus noun names
     focus_is_thing: bool = False  # the focus noun names no relation and no person
     focus_agent: bool = False  # the focus noun is an agent noun ("players", "writers")
+    # words that say what kind of answer is wanted, not which relation to follow ("which
+    # players were born in X": "players" asks for subjects of "plays for")
+    type_tokens: frozenset[int] = frozenset()
 
     _cache: dict = field(default_factory=dict, repr=False)
 
@@ -65,6 +68,7 @@ class QuestionAnalysis:
                 m
                 for m in self.relation_mentions
                 if not any(s.start <= m.token < s.end for s in spans)
+                and m.token not in self.type_tokens
             ]
         return self._cache[key]
 
@@ -145,6 +149,8 @@ def analyse(question: str, kg: KnowledgeGraph) -> QuestionAnalysis:
 
     analysis.entities = _entity_mentions(clean, raw, bracketed, kg, words, analysis)
     _expected_answer(analysis, words)
+    if analysis.focus_agent and not any(kg.relation(r).agentive for r in analysis.focus_rels):
+        analysis.type_tokens = frozenset({analysis.focus})
     return analysis
 
 
@@ -181,7 +187,7 @@ def _entity_mentions(clean, raw, bracketed, kg, words, analysis) -> list[EntityM
                 for ch in clean[raw[k][0] : raw[k][1]][:1]
             ) or (i == 0 and any(c.isupper() for c in text[1:]))
             score = 1.0 + 0.1 * min(5, j - i)
-            if kg.label(ids[0]) in (text, stripped):
+            if kg.label(ids[0]) in (text, stripped) and any(c.isupper() for c in text):
                 score += 0.4  # the question writes the name exactly as the KB does
             if capitalized:
                 score += 0.3
@@ -269,23 +275,28 @@ class Alignment:
 def align(qa: QuestionAnalysis, hops: list[tuple[str, str]], extra_rels=(), used=()) -> Alignment:
     """Match a path's hops to the question's relation phrases, each phrase used once.
 
-    A hop that walks straight back over the relation it arrived by ("films that share actors
-    with X": actors out, actors back in) is explained by that shape instead of a word.
+    A hop that walks straight back over a relation a phrase just explained ("films that share
+    actors with X": actors out, actors back in) is explained by that shape instead of a word.
     """
     free = {t: ws for t, ws in qa.phrases_outside(*used).items()}
     n_phrases = len(free)
     unexplained = shares = 0
     rels = [r for r, _ in hops] + list(extra_rels)
+    by_phrase = False  # was the previous hop explained by a phrase?
     for i, rel in enumerate(rels):
         phrase = max(
             (t for t, ws in free.items() if rel in ws), key=lambda t: free[t][rel], default=None
         )
+        back = 0 < i < len(hops) and hops[i][0] == hops[i - 1][0] and hops[i][1] != hops[i - 1][1]
         if phrase is not None:
             del free[phrase]
-        elif 0 < i < len(hops) and hops[i][0] == hops[i - 1][0] and hops[i][1] != hops[i - 1][1]:
+            by_phrase = True
+        elif back and by_phrase:
             shares += 1
+            by_phrase = False
         else:
             unexplained += 1
+            by_phrase = False
     return Alignment(coverage(qa, set(rels), *used), n_phrases, len(free), unexplained, shares)
 
 
@@ -342,12 +353,22 @@ def answer_type_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direc
         return 0.0 if not forward and info.object_kind == "entity" else -1.0  # "plays for"
     if qa.expected == "time":
         return 1.0 if forward and info.object_kind == "year" else -1.0
+    if qa.type_tokens:
+        # "which players ...": whoever is the subject of "plays for", wherever the path ends
+        return 1.0 if _can_be_subject_of(kg, rel_id, direction, qa.focus_rels) else -1.0
     if qa.focus_rels:
         if rel_id not in qa.focus_rels:
             return -1.0
-        if qa.focus_agent and not info.agentive:  # "which players play for X": the subject
-            return 1.0 if not forward else -1.0
         return 1.0 if forward else -1.0
     if qa.focus_is_thing and forward and (info.agentive or info.object_kind != "entity"):
         return -1.0
     return 0.0
+
+
+def _can_be_subject_of(kg: KnowledgeGraph, rel_id: str, direction: str, rels) -> bool:
+    """Do most nodes reached over (rel_id, direction) act as subjects of one of `rels`?"""
+    index = kg.index
+    codes = {r: i for i, r in enumerate(index.rel_ids)}
+    hop = codes[rel_id] * 2 + (0 if direction == "out" else 1)
+    reached = index.follow.get(hop, {})
+    return any(reached.get(codes[r] * 2, 0.0) >= 0.5 for r in rels if r in codes)

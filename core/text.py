@@ -129,7 +129,7 @@ def content_words(text: str) -> list[str]:
 
 
 def is_agent_noun(word: str) -> bool:
-    """"writer", "actors", "player": a noun for whoever does the verb."""
+    """ "writer", "actors", "player": a noun for whoever does the verb."""
     word = word.casefold()
     return len(word) > 4 and any(word.endswith(s) for s in _AGENT_SUFFIXES)
 

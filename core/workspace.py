@@ -28,7 +28,8 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from core.kg.importer import KBFileError, parse_kb_file
-from core.kg.store import KnowledgeGraph, build_index, save_index
+from core.kg.store import KGIndex, KnowledgeGraph, build_index, ntriples_triples, save_index
+from core.kg.terms import is_literal_id
 
 DEFAULT_KB = "metaqa"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -149,16 +150,17 @@ class Workspace:
                 ntriples = parsed.ntriples
                 if schema:
                     ntriples += _schema_ntriples(Path(schema), parsed.base_iri)
-                _load_and_index(ntriples, tmp)
+                index = _load_and_index(ntriples, tmp)
                 info = KBInfo(
                     name=name,
                     source=str(path.resolve()),
                     sha256=digest,
                     format=parsed.format,
-                    triples=parsed.n_triples,
-                    entities=parsed.n_entities,
-                    relations=parsed.n_relations,
-                    skipped_lines=len(parsed.issues),
+                    # counted on the index, so labels and schema triples are not data
+                    triples=index.n_triples,
+                    entities=sum(1 for node in index.roles if not is_literal_id(node)),
+                    relations=len(index.relations),
+                    skipped_lines=parsed.n_skipped,
                     import_seconds=round(time.perf_counter() - started, 3),
                     imported_at=time.time(),
                 )
@@ -196,7 +198,7 @@ def _schema_ntriples(schema: Path, base_iri: str) -> str:
         raise KBFileError(f"schema file {schema.name}: {exc}") from None
 
 
-def _load_and_index(ntriples: str, kb_dir: Path) -> None:
+def _load_and_index(ntriples: str, kb_dir: Path) -> KGIndex:
     """Bulk-load the store and build the index at the same time: the load runs in Rust
     without the GIL, so the two overlap on a multi-core machine."""
     store = ox.Store(str(kb_dir / "store"))
@@ -212,13 +214,14 @@ def _load_and_index(ntriples: str, kb_dir: Path) -> None:
     loader = threading.Thread(target=load, args=(store,), name="knowloop-bulk-load")
     loader.start()
     try:
-        index = build_index(ox.parse(input=ntriples, format=ox.RdfFormat.N_TRIPLES))
+        index = build_index(ntriples_triples(ntriples))
     finally:
         loader.join()
     if failure:
         raise failure[0]
     save_index(index, kb_dir / "index.pickle")
     del store  # release RocksDB's lock before the directory is renamed into place
+    return index
 
 
 def file_sha256(path: Path) -> str:

@@ -15,6 +15,8 @@ from core.question import EntityMention, QuestionAnalysis, align, answer_type_fi
 
 Hop = tuple[str, str]  # (relation id, "out" | "in")
 
+MAX_PATHS = 2000  # per topic entity
+MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
 W_COVERAGE = 3.0  # share of the question's relation words the plan explains
 W_UNEXPLAINED = 1.0  # per hop no word of the question explains
 W_UNUSED = 0.3  # per relation phrase of the question that no hop takes
@@ -72,22 +74,27 @@ class Planner:
         start_roles = self.kg.index.roles.get(anchor, ())
         paths: list[list[int]] = []
 
+        follow, rel_ids = self.kg.index.follow, self.kg.index.rel_ids
+
         def extend(path: list[int], unnamed: int) -> None:
             paths.append(list(path))
-            if len(path) == self.max_hops:
+            if len(path) == self.max_hops or len(paths) >= MAX_PATHS:
                 return
-            for code in sorted(self.kg.index.follow.get(path[-1], ())):
+            on_path = {rel_ids[c >> 1] for c in path}
+            nexts = follow.get(path[-1], {})
+            # a relation the question never names is tried only among the most common next
+            # steps, so a KB with hundreds of relations does not explode the search
+            common = set(sorted(nexts, key=nexts.get, reverse=True)[:MAX_UNNAMED_BRANCH])
+            for code in sorted(nexts):
                 if code == path[-1] ^ 1 and len(path) >= 2 and path[-2] == code:
                     continue  # r, r^-1, r: walking back and forth adds nothing
-                rel = self.kg.index.rel_ids[code >> 1]
-                extra = (
-                    0 if rel in named or rel in {self.kg.index.rel_ids[c >> 1] for c in path} else 1
-                )
-                if unnamed + extra <= 1:
+                rel = rel_ids[code >> 1]
+                extra = 0 if rel in named or rel in on_path else 1
+                if unnamed + extra <= 1 and (extra == 0 or code in common):
                     extend([*path, code], unnamed + extra)
 
         for code in start_roles:
-            rel = self.kg.index.rel_ids[code >> 1]
+            rel = rel_ids[code >> 1]
             extend([code], 0 if rel in named else 1)
 
         plans = []

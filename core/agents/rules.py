@@ -16,6 +16,7 @@ from core.question import analyse
 from core.trace import Action, Answer, Step
 
 MAX_ANSWERS_WITH_EVIDENCE = 25
+MIN_ANSWER_REWARD = 0.5  # below this the judge calls the path a guess: answer nothing
 
 
 class RuleAgent:
@@ -87,8 +88,12 @@ class RuleAgent:
 
     @staticmethod
     def _extension(plans: list[Plan], current: int) -> int | None:
+        """A ranked plan that continues the current one and explains more of the question
+        (another hop only helps if it takes a relation phrase the current path leaves out)."""
         base = plans[current]
         for i, other in enumerate(plans):
+            if other.features["unused_phrases"] >= base.features["unused_phrases"]:
+                continue
             if (
                 i != current
                 and other.anchor == base.anchor
@@ -172,7 +177,12 @@ class RuleAgent:
         """Answers: the frontier without the topic entities, most supported first."""
         topics = {m for mention in state.notes.get("used_mentions", ()) for m in mention.ids}
         candidates = [n for n in state.frontier if n not in topics]
-        if not candidates or not memory or memory[-1].reward <= 0:
+        if not candidates or not memory or memory[-1].reward < MIN_ANSWER_REWARD:
+            if candidates and memory:
+                state.notes["stop_reason"] = (
+                    f"the judge found the evidence insufficient (reward {memory[-1].reward:.2f} "
+                    f"< {MIN_ANSWER_REWARD})"
+                )
             return [], 0
         top = max(state.support.get(n, 1) for n in candidates)
         candidates.sort(

@@ -73,7 +73,9 @@ _TAIL_WORDS = frozenset(
 
 _KB_NAME_RE = re.compile(r"[A-Za-z0-9._-]+")
 # re.ASCII: "\d" must not accept e.g. Arabic-Indic digits, which are invalid xsd lexical forms.
-_NUMBER_RE = re.compile(r"-?\d+(\.\d+)?", re.ASCII)
+# Numbers in canonical form only: "007" or "7.50" stay names (a tag, a code), because the
+# store would rewrite them to 7 and 7.5 and the original text would be lost.
+_NUMBER_RE = re.compile(r"-?(?:0|[1-9]\d*)(\.\d*[1-9])?", re.ASCII)
 _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SPACES_RE = re.compile(r"\s+")
 
@@ -130,6 +132,7 @@ class ParsedKB:
     format: str  # "delimited:|", "delimited:tab", "delimited:,", "turtle", "ntriples", ...
     issues: list[LineIssue] = field(default_factory=list)  # skipped lines (skip_bad=True only)
     base_iri: str = ""
+    n_skipped: int = 0  # every malformed line skipped (skip_bad=True only); issues may list fewer
 
 
 def sniff_format(path: str | PathLike[str]) -> str:
@@ -398,7 +401,7 @@ def _convert_delimited(
         raise KBFileError(
             f"{name}: {n_bad} malformed line{'s' if n_bad != 1 else ''} "
             f"(line{'s' if n_bad != 1 else ''} {shown}{more}); expected '{shape}' on every "
-            "line (pass skip_bad=True to import only the good lines)",
+            "line (import with --skip-bad to load only the good lines)",
             issues,
         )
     if first_unlisted is not None:
@@ -419,6 +422,7 @@ def _convert_delimited(
         f"delimited:{sep_name}",
         issues,
         base,
+        n_bad,
     )
 
 

@@ -31,7 +31,7 @@ class KGSource:
 
     def _hop(self, action: Action, state: State) -> Retrieval:
         p = action.params
-        rel, direction = p["relation"], p["direction"]
+        rel, direction, topic = p["relation"], p["direction"], p.get("anchor")
         if rel not in self.kg.index.relations:
             raise ValueError(f"unknown relation {rel}")
         frontier: dict[str, list[Triple]] = {}
@@ -41,9 +41,8 @@ class KGSource:
         for node in p["from"]:
             chain = state.frontier.get(node, [])
             weight = state.support.get(node, 1)
-            visited = {node, *(t.s for t in chain), *(t.o for t in chain)}
             for other in self.kg.edges(node, rel, direction):
-                if other in visited:  # simple paths: never walk back to a node already on it
+                if other == topic:  # paths never come back to the topic entity
                     continue
                 t = (
                     self.kg.triple(node, rel, other)
@@ -96,19 +95,23 @@ class KGSource:
 
 
 def path_sparql(anchor: str, hops: list[tuple[str, str]], constraints=()) -> str:
-    """SPARQL for the answers reached from anchor along hops (and linked to constraint anchors)."""
-    lines, current = [], anchor
+    """SPARQL for the answers reached from anchor along hops (and linked to constraint anchors).
+
+    Like the incremental walk, no variable may come back to the topic entity."""
+    lines, current, variables = [], anchor, []
     for i, (rel, direction) in enumerate(hops, 1):
         var = "?answer" if i == len(hops) else f"?x{i}"
         lines.append(
             f"  {current} {rel} {var} ." if direction == "out" else f"  {var} {rel} {current} ."
         )
         current = var
+        variables.append(var)
     for c_anchor, rel, direction in constraints:
         lines.append(
             f"  ?answer {rel} {c_anchor} ."
             if direction == "out"
             else f"  {c_anchor} {rel} ?answer ."
         )
+    lines += [f"  FILTER(!sameTerm({var}, {anchor}))" for var in variables]
     body = "\n".join(lines)
-    return f"SELECT DISTINCT ?answer WHERE {{\n{body}\n  FILTER(!sameTerm(?answer, {anchor}))\n}}"
+    return f"SELECT DISTINCT ?answer WHERE {{\n{body}\n}}"

@@ -10,16 +10,15 @@ from __future__ import annotations
 import math
 import pickle
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 import pyoxigraph as ox
 from rapidfuzz import fuzz, process
 
-from core.kg.sparql_guard import SparqlResult, run_readonly
 from core.kg.terms import (
     RDFS_LABEL,
     SCHEMA_PREDICATES,
@@ -86,8 +85,27 @@ def role_code(rel_index: int, direction: Direction) -> int:
     return rel_index * 2 + (0 if direction == "out" else 1)
 
 
-def build_index(triples: Iterable[ox.Triple | ox.Quad]) -> KGIndex:
-    """One pass over the triples (a store's default graph, or parsed N-Triples); linear cost."""
+def store_triples(store: ox.Store) -> Iterator[tuple[str, str, str]]:
+    """The default graph of a store as (subject, predicate, object) ids."""
+    for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph()):
+        yield str(q.subject), str(q.predicate), str(q.object)
+
+
+def ntriples_triples(text: str) -> Iterator[tuple[str, str, str]]:
+    """(subject, predicate, object) ids straight from N-Triples text, one triple per line.
+
+    Subjects and predicates are IRIs or blank nodes (no spaces), so two splits suffice; this
+    is several times faster than building pyoxigraph terms for every triple.
+    """
+    for line in text.splitlines():
+        if not line or line[0] == "#":
+            continue
+        s, p, rest = line.split(" ", 2)
+        yield s, p, rest.rstrip()[:-1].rstrip()
+
+
+def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
+    """One pass over (subject, predicate, object) ids; linear cost."""
     labels: dict[str, str] = {}
     aliases: dict[str, list[str]] = defaultdict(list)
     rel_index: dict[str, int] = {}
@@ -95,26 +113,26 @@ def build_index(triples: Iterable[ox.Triple | ox.Quad]) -> KGIndex:
     rel_kinds: dict[str, Counter[str]] = defaultdict(Counter)
     roles: dict[str, set[int]] = defaultdict(set)
     degree: dict[str, int] = {}
-    schema = {ox.NamedNode(iri) for iri in SCHEMA_PREDICATES}
+    schema = {f"<{iri}>" for iri in SCHEMA_PREDICATES}
+    label_id, alt_id = str(RDFS_LABEL), str(SKOS_ALT)
     n = 0
-    for quad in triples:
-        p = quad.predicate
-        if p in schema:
-            o = quad.object
-            if p == RDFS_LABEL and isinstance(o, ox.Literal):
-                labels.setdefault(str(quad.subject), o.value)
-            elif p == SKOS_ALT and isinstance(o, ox.Literal):
-                aliases[str(quad.subject)].append(o.value)
+    for sid, pid, oid in triples:
+        if pid in schema:
+            if oid[0] == '"' and pid in (label_id, alt_id):
+                plain = oid[-1] == '"' and "\\" not in oid  # common case: no escapes, no tag
+                value = oid[1:-1] if plain else term_from_id(oid).value
+                if pid == label_id:
+                    labels.setdefault(sid, value)
+                else:
+                    aliases[sid].append(value)
             continue
         n += 1
-        o = quad.object
-        sid, pid, oid = str(quad.subject), str(p), str(o)
         i = rel_index.get(pid)
         if i is None:
             i = rel_index[pid] = len(rel_index)
             rel_count[pid] = 0
         rel_count[pid] += 1
-        rel_kinds[pid]["entity" if not isinstance(o, ox.Literal) else _object_kind(o)] += 1
+        rel_kinds[pid]["entity" if oid[0] != '"' else _object_kind(oid)] += 1
         roles[sid].add(i * 2)
         roles[oid].add(i * 2 + 1)
         degree[sid] = degree.get(sid, 0) + 1
@@ -181,15 +199,15 @@ def build_index(triples: Iterable[ox.Triple | ox.Quad]) -> KGIndex:
     )
 
 
-def _object_kind(o: ox.NamedNode | ox.Literal | ox.BlankNode) -> str:
-    if not isinstance(o, ox.Literal):
-        return "entity"
-    dt = o.datatype.value if o.datatype else ""
+@lru_cache(maxsize=4096)
+def _object_kind(literal_id: str) -> str:
+    term = term_from_id(literal_id)
+    dt = term.datatype.value if isinstance(term, ox.Literal) and term.datatype else ""
     if dt in _YEAR_TYPES:
         return "year"
     if dt in (XSD + "integer", XSD + "int", XSD + "long"):
         try:
-            return "year" if 1000 <= int(o.value) <= 2100 else "number"
+            return "year" if 1000 <= int(term.value) <= 2100 else "number"
         except ValueError:
             return "text"
     if dt in (XSD + "decimal", XSD + "double", XSD + "float"):
@@ -224,7 +242,7 @@ class KnowledgeGraph:
         with open(kb_dir / "index.pickle", "rb") as fh:
             index = pickle.load(fh)
         if getattr(index, "version", None) != INDEX_VERSION:
-            index = build_index(store.quads_for_pattern(None, None, None, ox.DefaultGraph()))
+            index = build_index(store_triples(store))
         return cls(name or kb_dir.name, store, index, kb_dir)
 
     @classmethod
@@ -232,17 +250,19 @@ class KnowledgeGraph:
         """A throwaway KB from N-Triples text (tests, previews)."""
         store = ox.Store()
         store.bulk_load(input=ntriples, format=ox.RdfFormat.N_TRIPLES)
-        return cls(
-            name, store, build_index(store.quads_for_pattern(None, None, None, ox.DefaultGraph()))
-        )
+        return cls(name, store, build_index(store_triples(store)))
 
     @cached_property
     def graph(self):
         """The same store through the rdflib Graph API (oxrdflib), for users and tools."""
         import rdflib
         from oxrdflib import OxigraphStore
+        from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
-        return rdflib.Graph(store=OxigraphStore(store=self.store))
+        # the KB lives in the store's default graph; rdflib names that graph this way
+        return rdflib.Graph(
+            store=OxigraphStore(store=self.store), identifier=DATASET_DEFAULT_GRAPH_ID
+        )
 
     # -- labels and relations ---------------------------------------------------------------
     def label(self, node_id: str) -> str:
@@ -284,7 +304,7 @@ class KnowledgeGraph:
             matches[node] = EntityMatch(node, self.label(node), score, how, self.degree(node))
         if fuzzy and len(matches) < limit:
             found = process.extract(
-                normalize(text), self._norm_keys, scorer=fuzz.WRatio, limit=limit, score_cutoff=70
+                normalize(text), self._norm_keys, scorer=fuzz.QRatio, limit=limit, score_cutoff=75
             )
             for key, score, _ in found:
                 for node in self.index.by_norm[key]:
@@ -348,8 +368,11 @@ class KnowledgeGraph:
         return out[:limit]
 
     # -- SPARQL and statistics --------------------------------------------------------------
-    def sparql(self, query: str, timeout_s: float = 10.0, max_rows: int = 10_000) -> SparqlResult:
-        """Read-only, guarded SPARQL (see core.kg.sparql_guard)."""
+    def sparql(self, query: str, timeout_s: float = 10.0, max_rows: int = 10_000):
+        """Read-only, guarded SPARQL (see core.kg.sparql_guard; imported on first use because
+        rdflib's parser costs ~0.3 s of start-up)."""
+        from core.kg.sparql_guard import run_readonly
+
         return run_readonly(self.store, query, timeout_s=timeout_s, max_rows=max_rows)
 
     def stats(self) -> dict[str, Any]:

@@ -1,0 +1,23 @@
+# The two commands of the README: `make run` (the app on the bundled KB, offline, no API key)
+# and `make test` (the whole test suite). Both install what they need first.
+PORT ?= 8501
+
+.PHONY: setup run test lint bench
+
+setup:
+	@scripts/setup.sh
+
+run: setup
+	.venv/bin/streamlit run streamlit_app.py --server.port $(PORT) \
+		--server.headless true --browser.gatherUsageStats false
+
+test: setup
+	.venv/bin/ruff check core pages tests benchmarks streamlit_app.py
+	.venv/bin/pytest
+
+lint: setup
+	.venv/bin/ruff check core pages tests benchmarks streamlit_app.py
+
+bench: setup
+	.venv/bin/python benchmarks/bench_startup.py
+	.venv/bin/python benchmarks/bench_kg_only.py
