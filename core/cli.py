@@ -103,6 +103,11 @@ def _kb_and_paradigm(p: argparse.ArgumentParser) -> None:
     p.add_argument("--paradigm", default="kg-only", choices=paradigms.names())
     p.add_argument("--max-steps", type=int, default=LoopSettings.max_steps, help="T")
     p.add_argument("--threshold", type=float, default=LoopSettings.threshold, help="R in [0,1]")
+    p.add_argument(
+        "--refresh", choices=("always", "entropy"), default=LoopSettings.refresh,
+        help="agent buffer: refreshed every step (Algorithm 1) or only after >= 1 bit of "
+        "information (Algorithm 3 snapshots)",
+    )
 
 
 def _settings(args) -> LoopSettings:
@@ -110,7 +115,7 @@ def _settings(args) -> LoopSettings:
         raise ValueError("--max-steps must be at least 1")
     if not 0.0 <= args.threshold <= 1.0:
         raise ValueError("--threshold must be within [0, 1]")
-    return LoopSettings(max_steps=args.max_steps, threshold=args.threshold)
+    return LoopSettings(max_steps=args.max_steps, threshold=args.threshold, refresh=args.refresh)
 
 
 def _ask(engine: Engine, args) -> int:

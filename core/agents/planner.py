@@ -16,6 +16,7 @@ from core.question import EntityMention, QuestionAnalysis, align, answer_type_fi
 Hop = tuple[str, str]  # (relation id, "out" | "in")
 
 MAX_PATHS = 2000  # per topic entity
+ANCHOR_MARGIN = 1.0  # plan only from names linked within this of the best
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
 W_COVERAGE = 3.0  # share of the question's relation words the plan explains
 W_UNEXPLAINED = 1.0  # per hop no word of the question explains
@@ -56,7 +57,11 @@ class Planner:
 
     def plans(self, qa: QuestionAnalysis, limit: int = 8) -> list[Plan]:
         out: list[Plan] = []
-        for mention in _distinct_mentions(qa.entities, self.max_anchors):
+        mentions = _distinct_mentions(qa.entities, self.max_anchors)
+        best_link = max((m.link_score for m in mentions), default=0.0)
+        for mention in mentions:
+            if mention.link_score < best_link - ANCHOR_MARGIN:
+                continue  # far weaker than the best-linked name: not worth planning from
             for anchor in mention.ids[:3]:
                 out.extend(self._plans_for(qa, mention, anchor))
         out.sort(key=lambda p: (-p.score, len(p.hops)))

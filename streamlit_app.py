@@ -1,0 +1,18 @@
+"""KnowLoop web app entry point: `streamlit run streamlit_app.py`.
+
+Only navigation lives here; each page is a file under pages/ and shares one Engine
+(see pages/_shared.py), so the knowledge graph is opened once per process.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+st.set_page_config(page_title="KnowLoop", layout="wide")
+
+pg = st.navigation(
+    [
+        st.Page("pages/ask.py", title="Ask", icon=":material/help:", default=True),
+    ]
+)
+pg.run()

@@ -1,0 +1,95 @@
+"""The Ask page, driven headless through Streamlit's AppTest (no browser, no server)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = Path(__file__).resolve().parents[1] / "streamlit_app.py"
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One workspace for the module: the bundled KB is imported once (seconds), then reused."""
+    return tmp_path_factory.mktemp("knowloop-home")
+
+
+@pytest.fixture
+def app(home: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("KNOWLOOP_HOME", str(home))
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def ask(at: AppTest, question: str) -> AppTest:
+    at.text_input(key="question").input(question)
+    return at.form_submit_button[0].click().run()
+
+
+def texts(at: AppTest) -> str:
+    """Everything the page says, as one string to search."""
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for e in at.success] + [e.value for e in at.warning]
+    parts += [e.value for e in at.error]
+    return "\n".join(str(p) for p in parts)
+
+
+def test_page_renders_widgets(app: AppTest) -> None:
+    assert app.title[0].value == "Ask"
+    assert app.text_input(key="question").value == ""
+    assert [b.label for b in app.form_submit_button] == ["Run"]
+    assert "kg-only" in app.selectbox(key="paradigm").options
+    assert app.slider(key="max_steps").value == 4
+    assert app.slider(key="threshold").value == pytest.approx(0.8)
+    assert 3 <= len([b for b in app.button if (b.key or "").startswith("example_")]) <= 5
+    assert not app.error
+
+
+def test_question_is_answered_with_steps(app: AppTest) -> None:
+    at = ask(app, "who directed Black Snake Moan")
+    assert not at.exception, at.exception
+    assert not at.error
+    assert "Craig Brewer" in at.success[0].value
+    page = texts(at)
+    assert "Step 1 — " in page
+    assert "Black Snake Moan —directed by→ Craig Brewer" in page.replace("\\", "")
+    assert at.status[0].label.startswith("Answered in 1 step")
+    assert at.code[0].language == "sparql"
+    assert at.session_state["ask_trace"].answer_labels[0] == "Craig Brewer"
+    assert at.download_button[0].label == "Download trace (JSON)"
+
+
+def test_trace_survives_a_rerun(app: AppTest) -> None:
+    at = ask(app, "who directed Black Snake Moan").run()  # a plain rerun, e.g. a download click
+    assert not at.exception, at.exception
+    assert "Craig Brewer" in at.success[0].value
+    assert at.status[0].label.startswith("Answered in")
+
+
+def test_empty_question_shows_an_error(app: AppTest) -> None:
+    at = ask(app, "   ")
+    assert not at.exception, at.exception
+    assert len(at.error) == 1
+    assert "the question is empty" in at.error[0].value
+    assert not at.success
+
+
+def test_unknown_entity_says_no_answer_with_reason(app: AppTest) -> None:
+    at = ask(app, "who is Zorglubnik Quaxx")
+    assert not at.exception, at.exception
+    assert not at.success
+    warning = at.warning[0].value
+    assert "No answer" in warning
+    assert "no entity of the knowledge graph" in warning.lower().replace("\\", "")
+    assert at.status[0].label.startswith("No answer")
+
+
+def test_example_button_fills_the_box(app: AppTest) -> None:
+    button = app.button(key="example_0")
+    at = button.click().run()
+    assert not at.exception, at.exception
+    assert at.text_input(key="question").value == button.label
+    assert at.text_input(key="question").value
