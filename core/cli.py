@@ -104,7 +104,9 @@ def _kb_and_paradigm(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-steps", type=int, default=LoopSettings.max_steps, help="T")
     p.add_argument("--threshold", type=float, default=LoopSettings.threshold, help="R in [0,1]")
     p.add_argument(
-        "--refresh", choices=("always", "entropy"), default=LoopSettings.refresh,
+        "--refresh",
+        choices=("always", "entropy"),
+        default=LoopSettings.refresh,
         help="agent buffer: refreshed every step (Algorithm 1) or only after >= 1 bit of "
         "information (Algorithm 3 snapshots)",
     )

@@ -110,12 +110,13 @@ class RuleAgent:
         state.notes["hop_i"] = hop_i + 1
         state.notes["used_mentions"] = (plan.mention, *plan.constraint_mentions)
         label = self.kg.label(rel)
-        where = self.kg.label(plan.anchor) if hop_i == 0 else f"{len(start)} candidates"
+        n = len(start)
+        where = self.kg.label(plan.anchor) if hop_i == 0 else f"{n} candidate{'s' * (n != 1)}"
         arrow = f"'{label}'" if direction == "out" else f"'{label}' backwards"
         return Action(
             kind="hop",
             description=f"follow {arrow} from {where}",
-            query=path_sparql(plan.anchor, plan.hops[: hop_i + 1]),
+            query=self._sparql(plan, hop_i + 1, 0),
             language="sparql",
             source=f"kg:{self.kg.name}",
             params={
@@ -136,7 +137,7 @@ class RuleAgent:
             description=(
                 f"keep candidates linked to {self.kg.label(anchor)} by '{self.kg.label(rel)}'"
             ),
-            query=path_sparql(plan.anchor, plan.hops, plan.constraints[: c_i + 1]),
+            query=self._sparql(plan, len(plan.hops), c_i + 1),
             language="sparql",
             source=f"kg:{self.kg.name}",
             params={
@@ -147,6 +148,12 @@ class RuleAgent:
             },
             details=self._why(state, plan),
         )
+
+    def _sparql(self, plan: Plan, n_hops: int, n_constraints: int) -> str:
+        """The whole-path query so far, headed by a comment in words for the reader."""
+        part = Plan(plan.anchor, plan.mention, plan.hops[:n_hops], plan.constraints[:n_constraints])
+        query = path_sparql(plan.anchor, part.hops, part.constraints)
+        return f"# {self._describe(part)}\n{query}"
 
     def _why(self, state: State, plan: Plan) -> dict:
         plans: list[Plan] = state.notes["plans"]
