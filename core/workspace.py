@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import io
 import json
 import os
+import queue
 import re
 import shutil
 import tempfile
@@ -27,8 +29,8 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from core.kg.importer import KBFileError, parse_kb_file
-from core.kg.store import KGIndex, KnowledgeGraph, build_index, ntriples_triples, save_index
+from core.kg.importer import KBFileError, KBStream, kb_base_iri, stream_kb_file
+from core.kg.store import IndexBuilder, KGIndex, KnowledgeGraph, ntriples_triples, save_index
 from core.kg.terms import is_literal_id
 
 DEFAULT_KB = "metaqa"
@@ -143,14 +145,14 @@ class Workspace:
                     raise KBFileError(
                         f"a different KB named {name!r} exists; choose another name or replace it"
                     )
-            parsed = parse_kb_file(path, kb_name=name, skip_bad=skip_bad)
+            stream = stream_kb_file(path, kb_name=name, skip_bad=skip_bad)
+            extra = _schema_ntriples(Path(schema), kb_base_iri(name)) if schema else ""
+            created = not self.kbs_dir.exists()
             self.kbs_dir.mkdir(parents=True, exist_ok=True)
             tmp = Path(tempfile.mkdtemp(prefix=f".import-{name}-", dir=self.kbs_dir))
             try:
-                ntriples = parsed.ntriples
-                if schema:
-                    ntriples += _schema_ntriples(Path(schema), parsed.base_iri)
-                index = _load_and_index(ntriples, tmp)
+                index = _load_and_index(stream, extra, tmp)
+                parsed = stream.result()
                 info = KBInfo(
                     name=name,
                     source=str(path.resolve()),
@@ -175,6 +177,8 @@ class Workspace:
                     os.rename(tmp, target)
             except BaseException:
                 shutil.rmtree(tmp, ignore_errors=True)
+                if created:  # leave the workspace exactly as it was
+                    shutil.rmtree(self.kbs_dir, ignore_errors=True)
                 raise
         return info
 
@@ -198,30 +202,61 @@ def _schema_ntriples(schema: Path, base_iri: str) -> str:
         raise KBFileError(f"schema file {schema.name}: {exc}") from None
 
 
-def _load_and_index(ntriples: str, kb_dir: Path) -> KGIndex:
-    """Bulk-load the store and build the index at the same time: the load runs in Rust
-    without the GIL, so the two overlap on a multi-core machine."""
+def _load_and_index(stream: KBStream, extra: str, kb_dir: Path) -> KGIndex:
+    """Bulk-load the store while the file is still being converted and indexed: the loader
+    (Rust, without the GIL) reads chunks from a queue as the converter produces them."""
     store = ox.Store(str(kb_dir / "store"))
+    chunks: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
     failure: list[BaseException] = []
 
     def load(store: ox.Store) -> None:
         try:
-            store.bulk_load(input=ntriples, format=ox.RdfFormat.N_TRIPLES)
+            store.bulk_load(input=_QueueReader(chunks), format=ox.RdfFormat.N_TRIPLES)
             store.flush()
         except BaseException as exc:  # re-raised in the caller's thread
             failure.append(exc)
 
     loader = threading.Thread(target=load, args=(store,), name="knowloop-bulk-load")
     loader.start()
+    builder = IndexBuilder()
     try:
-        index = build_index(ntriples_triples(ntriples))
+        for lines in [*stream.chunks(), [extra]]:
+            text = "".join(lines)
+            chunks.put(text.encode("utf-8"))
+            builder.add(ntriples_triples(text))
     finally:
+        chunks.put(None)
         loader.join()
     if failure:
         raise failure[0]
+    index = builder.finish()
     save_index(index, kb_dir / "index.pickle")
     del store  # release RocksDB's lock before the directory is renamed into place
     return index
+
+
+class _QueueReader(io.RawIOBase):
+    """A binary file whose content arrives in chunks through a queue (None ends it)."""
+
+    def __init__(self, chunks: queue.SimpleQueue[bytes | None]):
+        self._chunks = chunks
+        self._buffer = b""
+        self._done = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, target) -> int:
+        while not self._buffer and not self._done:
+            chunk = self._chunks.get()
+            if chunk is None:
+                self._done = True
+            else:
+                self._buffer = chunk
+        n = min(len(target), len(self._buffer))
+        target[:n] = self._buffer[:n]
+        self._buffer = self._buffer[n:]
+        return n
 
 
 def file_sha256(path: Path) -> str:

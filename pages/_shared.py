@@ -5,14 +5,13 @@ Pages stay UI-only; anything that touches the engine goes through here.
 
 from __future__ import annotations
 
-import csv
 import random
-import re
 
 import streamlit as st
 
 from core import paradigms
 from core.engine import Engine
+from core.evaluate import read_questions
 from core.workspace import Workspace, bundled_kb_dir, default_home
 
 EXAMPLE_SEED = 7
@@ -57,10 +56,4 @@ def _dev_questions(hop: int) -> list[str]:
     path = bundled_kb_dir() / f"qa_dev_{hop}hop.tsv"
     if not path.is_file():
         return []
-    with path.open(encoding="utf-8", newline="") as fh:
-        rows = csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
-        return [_unbracket(r["question"]) for r in rows if r.get("question")]
-
-
-def _unbracket(question: str) -> str:
-    return " ".join(re.sub(r"[\[\]]", "", question).split())
+    return [q.question for q in read_questions(path, strip_brackets=True)]

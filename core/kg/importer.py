@@ -26,7 +26,15 @@ from urllib.parse import quote
 
 import pyoxigraph as ox
 
-__all__ = ["KBFileError", "LineIssue", "ParsedKB", "parse_kb_file", "sniff_format"]
+__all__ = [
+    "KBFileError",
+    "KBStream",
+    "LineIssue",
+    "ParsedKB",
+    "parse_kb_file",
+    "sniff_format",
+    "stream_kb_file",
+]
 
 RDF_EXTENSIONS: dict[str, ox.RdfFormat] = {
     ".ttl": ox.RdfFormat.TURTLE,
@@ -135,6 +143,11 @@ class ParsedKB:
     n_skipped: int = 0  # every malformed line skipped (skip_bad=True only); issues may list fewer
 
 
+def kb_base_iri(kb_name: str) -> str:
+    """The namespace a KB's plain names are minted in (and schema files resolve against)."""
+    return f"https://knowloop.dev/kb/{kb_name}/"
+
+
 def sniff_format(path: str | PathLike[str]) -> str:
     """Return ``"rdf:<RdfFormat attribute>"`` (e.g. ``"rdf:TURTLE"``) or ``"delimited"``.
 
@@ -163,13 +176,28 @@ def parse_kb_file(
     max_issues = max(1, max_issues)
     p = Path(path)
     name = p.name
-    base = f"https://knowloop.dev/kb/{kb_name}/"
+    base = kb_base_iri(kb_name)
     data = _read_bytes(p)
     text = _decode(data, name)
     sniffed = sniff_format(p)
     if sniffed == "delimited":
         return _convert_delimited(text, name, base, skip_bad, max_issues)
     return _convert_rdf(p, text, sniffed.removeprefix("rdf:"), base)
+
+
+def stream_kb_file(
+    path: str | PathLike[str], kb_name: str, *, skip_bad: bool = False, max_issues: int = 50
+) -> KBStream:
+    """Like parse_kb_file, but delimited files come in chunks so a loader can start at once
+    (the same checks and errors; RDF files come as one chunk)."""
+    if not isinstance(kb_name, str) or not _KB_NAME_RE.fullmatch(kb_name):
+        raise ValueError(f"invalid kb_name {kb_name!r}: use one or more of A-Z a-z 0-9 . _ -")
+    p = Path(path)
+    base = kb_base_iri(kb_name)
+    if sniff_format(p) != "delimited":
+        return _WholeStream(parse_kb_file(p, kb_name, skip_bad=skip_bad, max_issues=max_issues))
+    text = _decode(_read_bytes(p), p.name)
+    return _DelimitedStream(text, p.name, base, skip_bad, max(1, max_issues))
 
 
 # --------------------------------------------------------------------------- reading
@@ -318,112 +346,160 @@ def _convert_delimited(
     text: str, name: str, base: str, skip_bad: bool, max_issues: int
 ) -> ParsedKB:
     """Detect the separator, validate every line and mint IRIs/literals in one pass."""
-    lines = text.split("\n")
-    sample: list[tuple[int, str]] = []
-    for item in _content_lines(lines):
-        sample.append(item)
-        if len(sample) >= _SNIFF_LINES:
-            break
-    if not sample:
-        raise KBFileError(f"{name}: no triples found (only blank or comment lines)")
-    sep, score = _detect_separator([line for _, line in sample])
-    sep_name = _SEP_NAMES[sep]
-    if score == 0:
-        reason = "not 3 non-empty fields separated by '|', tab or ','"
-        raise KBFileError(
-            f"{name}: no triples found: none of the first {len(sample)} lines has exactly 3 "
-            "non-empty fields separated by '|', tab or ','",
-            [LineIssue(no, line.rstrip("\r")[:_TEXT_CUT], reason) for no, line in sample][
-                :max_issues
-            ],
-        )
-    is_csv = sep == ","
+    stream = _DelimitedStream(text, name, base, skip_bad, max_issues)
+    ntriples = "".join(line for chunk in stream.chunks() for line in chunk)
+    return stream.result(ntriples)
 
-    # Validation and conversion share one pass (a second pass over 100k+ tuples costs ~20%).
-    # Each name is quoted once (dict caches); lines are deduplicated by their N-Triples text,
-    # which is injective in (subject, relation, object), and joined once at the end.
-    e_base = "<" + base + "e/"
-    r_base = "<" + base + "r/"
-    entities: dict[str, str] = {}
-    relations: dict[str, str] = {}
-    objects: dict[str, str] = {}
-    number = _NUMBER_RE.fullmatch
-    out: dict[str, None] = {}
-    issues: list[LineIssue] = []
-    n_bad = 0
-    first_unlisted: LineIssue | None = None
-    first_data_line = True
-    for no, line in enumerate(lines, 1):
-        if not line or line[0] in _MAYBE_SKIP:  # cheap pre-check; strip() only when needed
-            stripped = line.strip()
-            if not stripped or stripped[0] == "#":
-                continue
-        fields = _split_csv(line) if is_csv else line.split(sep)
-        if first_data_line:
-            first_data_line = False
-            if _is_header(fields):
-                continue
-        if len(fields) == 3:
-            s, r, o = fields[0].strip(), fields[1].strip(), fields[2].strip()
-            if s and r and o:
-                s_iri = entities.get(s)
-                if s_iri is None:
-                    s_iri = entities[s] = e_base + s.translate(_QUOTE) + ">"
-                r_iri = relations.get(r)
-                if r_iri is None:
-                    r_iri = relations[r] = r_base + r.translate(_QUOTE) + ">"
-                o_term = objects.get(o)
-                if o_term is None:
-                    m = number(o)
-                    if m is None:
-                        o_term = entities.get(o)
-                        if o_term is None:
-                            o_term = entities[o] = e_base + o.translate(_QUOTE) + ">"
-                    else:
-                        o_term = '"' + o + (_DEC_SUFFIX if m.group(1) else _INT_SUFFIX)
-                    objects[o] = o_term
-                out[f"{s_iri} {r_iri} {o_term} .\n"] = None
-                continue
-            empty = [n for n, v in zip(_COLUMNS, (s, r, o), strict=True) if not v]
-            reason = f"empty {' and '.join(empty)} field"
-        else:
-            reason = f"expected 3 fields separated by {sep_name!r}, found {len(fields)}"
-        n_bad += 1
-        if len(issues) < max_issues:
-            issues.append(LineIssue(no, line.rstrip("\r")[:_TEXT_CUT], reason))
-        elif first_unlisted is None:
-            first_unlisted = LineIssue(no, line.rstrip("\r")[:_TEXT_CUT], reason)
 
-    if n_bad and not skip_bad:
-        shown = ", ".join(str(i.line) for i in issues[:_SHOWN_LINE_NUMBERS])
-        more = ", ..." if n_bad > _SHOWN_LINE_NUMBERS else ""
-        shape = "<TAB>".join(_COLUMNS) if sep == "\t" else sep.join(_COLUMNS)
-        raise KBFileError(
-            f"{name}: {n_bad} malformed line{'s' if n_bad != 1 else ''} "
-            f"(line{'s' if n_bad != 1 else ''} {shown}{more}); expected '{shape}' on every "
-            "line (import with --skip-bad to load only the good lines)",
+class KBStream:
+    """A KB file converted piece by piece: iterate `chunks()` (lists of N-Triples lines) while
+    loading them, then read `result()`. Errors (malformed lines without skip_bad) are raised
+    from `chunks()` after the last line, so a loader fed so far must be discarded."""
+
+    def chunks(self) -> Iterator[list[str]]:
+        raise NotImplementedError
+
+    def result(self, ntriples: str = "") -> ParsedKB:
+        raise NotImplementedError
+
+
+class _WholeStream(KBStream):
+    def __init__(self, parsed: ParsedKB):
+        self.parsed = parsed
+
+    def chunks(self) -> Iterator[list[str]]:
+        yield [self.parsed.ntriples]
+
+    def result(self, ntriples: str = "") -> ParsedKB:
+        return self.parsed
+
+
+class _DelimitedStream(KBStream):
+    CHUNK = 20_000  # lines handed to the loader at a time
+
+    def __init__(self, text: str, name: str, base: str, skip_bad: bool, max_issues: int):
+        self.text, self.name, self.base = text, name, base
+        self.skip_bad, self.max_issues = skip_bad, max_issues
+        self._result: ParsedKB | None = None
+
+    def result(self, ntriples: str = "") -> ParsedKB:
+        if self._result is None:
+            raise RuntimeError("result() before chunks() was exhausted")
+        self._result.ntriples = ntriples
+        return self._result
+
+    def chunks(self) -> Iterator[list[str]]:
+        text, name, base, max_issues = self.text, self.name, self.base, self.max_issues
+        lines = text.split("\n")
+        sample: list[tuple[int, str]] = []
+        for item in _content_lines(lines):
+            sample.append(item)
+            if len(sample) >= _SNIFF_LINES:
+                break
+        if not sample:
+            raise KBFileError(f"{name}: no triples found (only blank or comment lines)")
+        sep, score = _detect_separator([line for _, line in sample])
+        sep_name = _SEP_NAMES[sep]
+        if score == 0:
+            reason = "not 3 non-empty fields separated by '|', tab or ','"
+            raise KBFileError(
+                f"{name}: no triples found: none of the first {len(sample)} lines has exactly "
+                "3 non-empty fields separated by '|', tab or ','",
+                [LineIssue(no, line.rstrip("\r")[:_TEXT_CUT], reason) for no, line in sample][
+                    :max_issues
+                ],
+            )
+        is_csv = sep == ","
+
+        # Validation and conversion share one pass. Each name is quoted once (dict caches);
+        # lines are deduplicated by their N-Triples text, which is injective in (subject,
+        # relation, object); new lines go to the caller in chunks so loading can start early.
+        e_base = "<" + base + "e/"
+        r_base = "<" + base + "r/"
+        entities: dict[str, str] = {}
+        relations: dict[str, str] = {}
+        objects: dict[str, str] = {}
+        number = _NUMBER_RE.fullmatch
+        seen: set[str] = set()
+        pending: list[str] = []
+        issues: list[LineIssue] = []
+        n_bad = 0
+        first_unlisted: LineIssue | None = None
+        first_data_line = True
+        for no, line in enumerate(lines, 1):
+            if not line or line[0] in _MAYBE_SKIP:  # cheap pre-check; strip() only when needed
+                stripped = line.strip()
+                if not stripped or stripped[0] == "#":
+                    continue
+            fields = _split_csv(line) if is_csv else line.split(sep)
+            if first_data_line:
+                first_data_line = False
+                if _is_header(fields):
+                    continue
+            if len(fields) == 3:
+                s, r, o = fields[0].strip(), fields[1].strip(), fields[2].strip()
+                if s and r and o:
+                    s_iri = entities.get(s)
+                    if s_iri is None:
+                        s_iri = entities[s] = e_base + s.translate(_QUOTE) + ">"
+                    r_iri = relations.get(r)
+                    if r_iri is None:
+                        r_iri = relations[r] = r_base + r.translate(_QUOTE) + ">"
+                    o_term = objects.get(o)
+                    if o_term is None:
+                        m = number(o)
+                        if m is None:
+                            o_term = entities.get(o)
+                            if o_term is None:
+                                o_term = entities[o] = e_base + o.translate(_QUOTE) + ">"
+                        else:
+                            o_term = '"' + o + (_DEC_SUFFIX if m.group(1) else _INT_SUFFIX)
+                        objects[o] = o_term
+                    triple = f"{s_iri} {r_iri} {o_term} .\n"
+                    if triple not in seen:
+                        seen.add(triple)
+                        pending.append(triple)
+                        if len(pending) >= self.CHUNK:
+                            yield pending
+                            pending = []
+                    continue
+                empty = [n for n, v in zip(_COLUMNS, (s, r, o), strict=True) if not v]
+                reason = f"empty {' and '.join(empty)} field"
+            else:
+                reason = f"expected 3 fields separated by {sep_name!r}, found {len(fields)}"
+            n_bad += 1
+            if len(issues) < max_issues:
+                issues.append(LineIssue(no, line.rstrip("\r")[:_TEXT_CUT], reason))
+            elif first_unlisted is None:
+                first_unlisted = LineIssue(no, line.rstrip("\r")[:_TEXT_CUT], reason)
+
+        if n_bad and not self.skip_bad:
+            shown = ", ".join(str(i.line) for i in issues[:_SHOWN_LINE_NUMBERS])
+            more = ", ..." if n_bad > _SHOWN_LINE_NUMBERS else ""
+            shape = "<TAB>".join(_COLUMNS) if sep == "\t" else sep.join(_COLUMNS)
+            raise KBFileError(
+                f"{name}: {n_bad} malformed line{'s' if n_bad != 1 else ''} "
+                f"(line{'s' if n_bad != 1 else ''} {shown}{more}); expected '{shape}' on every "
+                "line (import with --skip-bad to load only the good lines)",
+                issues,
+            )
+        if first_unlisted is not None:
+            more_reason = f"... and {n_bad - max_issues} more malformed lines not listed"
+            issues.append(LineIssue(first_unlisted.line, first_unlisted.text, more_reason))
+        if not seen:
+            raise KBFileError(f"{name}: no valid triples found ({n_bad} malformed lines)", issues)
+        pending.extend(_label_lines(entities, relations))
+        yield pending
+        self._result = ParsedKB(
+            "",
+            len(seen),
+            len(entities),
+            len(relations),
+            f"delimited:{sep_name}",
             issues,
+            base,
+            n_bad,
         )
-    if first_unlisted is not None:
-        more_reason = f"... and {n_bad - max_issues} more malformed lines not listed"
-        issues.append(LineIssue(first_unlisted.line, first_unlisted.text, more_reason))
-    if not out:
-        raise KBFileError(f"{name}: no valid triples found ({n_bad} malformed lines)", issues)
-
-    n_triples = len(out)
-    lines_out = list(out)
-    del out
-    lines_out.extend(_label_lines(entities, relations))
-    return ParsedKB(
-        "".join(lines_out),
-        n_triples,
-        len(entities),
-        len(relations),
-        f"delimited:{sep_name}",
-        issues,
-        base,
-        n_bad,
-    )
 
 
 def _label_lines(entities: dict[str, str], relations: dict[str, str]) -> Iterator[str]:
