@@ -60,7 +60,7 @@ def test_steps_carry_action_triples_reward_reason_duration(metaqa_engine: Engine
         action = step.action
         assert action.language == "sparql"
         assert action.source == "kg:metaqa"
-        assert action.query.startswith("SELECT DISTINCT ?answer WHERE")
+        assert action.query.startswith("# ") and "\nSELECT DISTINCT ?answer WHERE" in action.query
         assert action.kind == "hop" and action.description
         assert step.triples and all(t.s and t.p and t.o and t.p_label for t in step.triples)
         assert 0.0 <= step.reward <= 1.0

@@ -375,7 +375,9 @@ class _WholeStream(KBStream):
 
 
 class _DelimitedStream(KBStream):
-    CHUNK = 20_000  # lines handed to the loader at a time
+    CHUNK = (
+        45_000  # triples per piece handed to the loader (measured: 3 pieces for 129k overlap best)
+    )
 
     def __init__(self, text: str, name: str, base: str, skip_bad: bool, max_issues: int):
         self.text, self.name, self.base = text, name, base
