@@ -11,15 +11,18 @@ import json
 import sys
 from pathlib import Path
 
-from core import paradigms
+from core import cli_edits, paradigms
 from core.engine import Engine
 from core.evaluate import SUMMARY_KEYS, evaluate, read_questions
+from core.feedback import FeedbackLoop
+from core.kg.edits import EditConflict
 from core.kg.importer import KBFileError
 from core.loop import LoopSettings
 from core.trace import Trace
 from core.workspace import Workspace, default_home
 
 EXIT_BAD_INPUT = 2
+EXIT_CONFLICT = 3  # someone else changed the same triples: reload and retry
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     engine = Engine(Workspace(args.home))
     try:
         return args.run(engine, args)
+    except EditConflict as exc:
+        print(f"knowloop: conflict: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_CONFLICT
     except (KBFileError, ValueError, OSError) as exc:  # QueryRefused is a ValueError
         print(f"knowloop: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -95,6 +101,7 @@ def _parser() -> argparse.ArgumentParser:
 
     kbs = sub.add_parser("kbs", help="list the imported KBs")
     kbs.set_defaults(run=_kbs)
+    cli_edits.add_commands(sub)
     return parser
 
 
@@ -122,10 +129,12 @@ def _settings(args) -> LoopSettings:
 
 def _ask(engine: Engine, args) -> int:
     trace = engine.ask(args.question, kb=args.kb, paradigm=args.paradigm, settings=_settings(args))
+    run_id = FeedbackLoop(engine).record(trace, source="cli")
     if args.json:
         print(trace.to_json())
     else:
         print(format_trace(trace))
+        print(f"run #{run_id} — rate it: knowloop feedback {run_id} --rating good|bad")
     return 0
 
 

@@ -29,6 +29,14 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
+from core.kg.edits import (
+    LOG_NAME,
+    KBEditor,
+    fold_log,
+    log_signature,
+    log_version,
+    store_version,
+)
 from core.kg.importer import KBFileError, KBStream, kb_base_iri, stream_kb_file
 from core.kg.store import KGIndex, KnowledgeGraph, build_index, ntriples_triples, save_index
 from core.kg.terms import is_literal_id
@@ -101,11 +109,26 @@ class Workspace:
         raise KBFileError(f"no KB named or file at {spec!r} (imported KBs: {known})")
 
     def kg(self, spec: str | None = None) -> KnowledgeGraph:
-        """Open (once per process) and return a KB."""
+        """Open a KB and keep it open; reopened when its edit log has grown since (an edit by
+        this or another process), so every question sees the current graph."""
         name = self.resolve(spec)
-        if name not in self._open:
-            self._open[name] = KnowledgeGraph.open(self.kbs_dir / name, name=name)
-        return self._open[name]
+        kb_dir = self.kbs_dir / name
+        signature = log_signature(kb_dir)
+        kg = self._open.get(name)
+        if kg is None or kg.log_signature != signature:
+            kg = KnowledgeGraph.open(kb_dir, name=name)
+            if store_version(kg.store) < log_version(kb_dir):  # a crash left the store behind
+                KBEditor(kb_dir, kg).recover()
+                kg = KnowledgeGraph.open(kb_dir, name=name)
+            fold_log(kg.index, kb_dir / LOG_NAME, kg.has_edge)
+            kg.log_signature = signature
+            self._open[name] = kg
+        return kg
+
+    def editor(self, spec: str | None = None) -> KBEditor:
+        """The editor of a KB (edits, undo/redo, history) over its current read view."""
+        name = self.resolve(spec)
+        return KBEditor(self.kbs_dir / name, self.kg(name))
 
     def import_file(
         self,

@@ -31,7 +31,13 @@ __all__ = [
     "KBStream",
     "LineIssue",
     "ParsedKB",
+    "entity_term",
+    "kb_base_iri",
+    "literal_term",
+    "number_term",
     "parse_kb_file",
+    "relation_label",
+    "relation_term",
     "sniff_format",
     "stream_kb_file",
 ]
@@ -146,6 +152,34 @@ class ParsedKB:
 def kb_base_iri(kb_name: str) -> str:
     """The namespace a KB's plain names are minted in (and schema files resolve against)."""
     return f"https://knowloop.dev/kb/{kb_name}/"
+
+
+def entity_term(name: str, kb_name: str) -> str:
+    """The N-Triples IRI a plain entity name gets in a KB (as the importer mints it)."""
+    return "<" + kb_base_iri(kb_name) + "e/" + name.translate(_QUOTE) + ">"
+
+
+def relation_term(name: str, kb_name: str) -> str:
+    """The N-Triples IRI a plain relation name gets in a KB (as the importer mints it)."""
+    return "<" + kb_base_iri(kb_name) + "r/" + name.translate(_QUOTE) + ">"
+
+
+def number_term(text: str) -> str | None:
+    """A typed literal for a canonical integer/decimal (as the importer converts objects)."""
+    m = _NUMBER_RE.fullmatch(text)
+    if m is None:
+        return None
+    return '"' + text + (_DEC_SUFFIX if m.group(1) else _INT_SUFFIX)
+
+
+def literal_term(text: str) -> str:
+    """A plain string literal in N-Triples syntax."""
+    return _literal(text)
+
+
+def relation_label(name: str) -> str:
+    """Readable words for a relation name ("directed_by" -> "directed by")."""
+    return _relation_label(name)
 
 
 def sniff_format(path: str | PathLike[str]) -> str:

@@ -7,10 +7,11 @@ beside it, so a cold start opens 129k triples in milliseconds instead of re-pars
 
 from __future__ import annotations
 
+import os
 import pickle
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -31,7 +32,7 @@ from core.kg.terms import (
 from core.text import is_agentive_label, normalize
 from core.trace import Triple
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 _SCHEMA_IDS = frozenset(f"<{iri}>" for iri in SCHEMA_PREDICATES)
 _LABEL_ID, _ALT_ID = str(RDFS_LABEL), str(SKOS_ALT)
 FOLLOW_MIN_SHARE = 0.01  # see build_index
@@ -80,6 +81,81 @@ class KGIndex:
     degree: dict[str, int] = field(default_factory=dict)
     n_triples: int = 0
     version: int = INDEX_VERSION
+    kb_version: int = 0  # the last edit-log entry folded into this index (see core.kg.edits)
+
+    def apply(self, added: list[Triple], removed: list[Triple], has_edge) -> None:
+        """Fold one edit into the index without a rebuild.
+
+        `has_edge(node, relation, direction)` asks the (already edited) store whether a node
+        still takes part in a relation, so a role disappears only with its last triple.
+        """
+        for t in added:
+            if t.p == _LABEL_ID and t.o.startswith('"'):
+                self._set_label(t.s, term_from_id(t.o).value)
+            elif t.p == _ALT_ID and t.s in self.relations and t.o.startswith('"'):
+                rel = self.relations[t.s]
+                self.relations[t.s] = replace(rel, aliases=(*rel.aliases, term_from_id(t.o).value))
+            elif t.p not in _SCHEMA_IDS:
+                self._add_data(t)
+        for t in removed:
+            if t.p == _LABEL_ID and self.labels.get(t.s) == _literal_value(t.o):
+                self._set_label(t.s, None)
+            elif t.p not in _SCHEMA_IDS:
+                self._remove_data(t, has_edge)
+
+    def _set_label(self, node: str, label: str | None) -> None:
+        old = self.labels.pop(node, None) or (_fallback_label(node) if node in self.roles else None)
+        if old is not None:
+            ids = self.by_norm.get(normalize(old), [])
+            if node in ids:
+                ids.remove(node)
+        if node in self.relations:
+            if label:
+                self.relations[node] = replace(self.relations[node], label=label)
+            return
+        if label is not None:
+            self.labels[node] = label
+        new = label or (_fallback_label(node) if node in self.roles else None)
+        if new is not None:
+            self.by_norm.setdefault(normalize(new), []).append(node)
+
+    def _add_data(self, t: Triple) -> None:
+        if t.p not in self.relations:
+            label = self.labels.pop(t.p, None) or humanize(local_name(t.p[1:-1]))
+            kind = "entity" if not is_literal_id(t.o) else _object_kind(t.o)
+            self.relations[t.p] = RelationInfo(
+                t.p, label, (), 0, 0, 0, kind, kind == "entity" and is_agentive_label(label)
+            )
+            self.rel_ids.append(t.p)
+        rel = self.relations[t.p]
+        self.relations[t.p] = replace(rel, count=rel.count + 1)
+        code = self.rel_ids.index(t.p) * 2
+        self.n_triples += 1
+        for node, role in ((t.s, code), (t.o, code + 1)):
+            self.degree[node] = self.degree.get(node, 0) + 1
+            roles = self.roles.get(node)
+            if roles is None:  # a new node: findable by its label
+                label = self.labels.get(node) or _fallback_label(node)
+                self.by_norm.setdefault(normalize(label), []).append(node)
+                roles = ()
+            if role not in roles:
+                for other in roles:  # keep the planner's transition table able to reach it
+                    self.follow.setdefault(other ^ 1, {}).setdefault(role, FOLLOW_MIN_SHARE)
+                    self.follow.setdefault(role ^ 1, {}).setdefault(other, FOLLOW_MIN_SHARE)
+                self.follow.setdefault(role ^ 1, {}).setdefault(role, FOLLOW_MIN_SHARE)
+                self.roles[node] = tuple(sorted((*roles, role)))
+
+    def _remove_data(self, t: Triple, has_edge) -> None:
+        if t.p not in self.relations:
+            return
+        rel = self.relations[t.p]
+        self.relations[t.p] = replace(rel, count=max(0, rel.count - 1))
+        self.n_triples = max(0, self.n_triples - 1)
+        code = self.rel_ids.index(t.p) * 2
+        for node, role, direction in ((t.s, code, "out"), (t.o, code + 1, "in")):
+            self.degree[node] = max(0, self.degree.get(node, 0) - 1)
+            if not has_edge(node, t.p, direction) and role in self.roles.get(node, ()):
+                self.roles[node] = tuple(r for r in self.roles[node] if r != role)
 
 
 def store_triples(store: ox.Store) -> Iterator[tuple[str, str, str]]:
@@ -241,6 +317,13 @@ def _object_kind(literal_id: str) -> str:
     return "text"
 
 
+def _literal_value(literal_id: str) -> str | None:
+    try:
+        return term_from_id(literal_id).value
+    except ValueError:
+        return None
+
+
 def _fallback_label(node_id: str) -> str:
     if is_literal_id(node_id):
         return term_from_id(node_id).value
@@ -257,6 +340,7 @@ class KnowledgeGraph:
         self.store = store
         self.index = index
         self.path = path
+        self.log_signature: tuple[int, int] | None = None  # edit log state when opened
 
     # -- opening ----------------------------------------------------------------------------
     @classmethod
@@ -265,10 +349,10 @@ class KnowledgeGraph:
         kb_dir = Path(kb_dir)
         store_dir = str(kb_dir / "store")
         store = ox.Store.read_only(store_dir) if read_only else ox.Store(store_dir)
-        with open(kb_dir / "index.pickle", "rb") as fh:
-            index = pickle.load(fh)
-        if getattr(index, "version", None) != INDEX_VERSION:
-            index = build_index(store_triples(store))
+        index = load_index(kb_dir / "index.pickle")
+        if getattr(index, "version", None) != INDEX_VERSION:  # an older format: rebuild once
+            index = rebuild_index(store)
+            save_index(index, kb_dir / "index.pickle")
         return cls(name or kb_dir.name, store, index, kb_dir)
 
     @classmethod
@@ -368,6 +452,19 @@ class KnowledgeGraph:
             for q in self.store.quads_for_pattern(None, pred, node, ox.DefaultGraph())
         ]
 
+    def has_edge(self, node_id: str, rel_id: str, direction: Direction) -> bool:
+        """Does the node take part in the relation in that direction (at least one triple)?"""
+        node, pred = term_from_id(node_id), term_from_id(rel_id)
+        if direction == "out":
+            pattern = (node, pred, None) if not isinstance(node, ox.Literal) else None
+        else:
+            pattern = (None, pred, node)
+        if pattern is None:
+            return False
+        return (
+            next(iter(self.store.quads_for_pattern(*pattern, ox.DefaultGraph())), None) is not None
+        )
+
     def neighbourhood(self, node_id: str, limit: int = 60, per_relation: int = 12) -> list[Triple]:
         """Triples around a node in both directions, bounded and ranked.
 
@@ -412,5 +509,26 @@ class KnowledgeGraph:
 
 
 def save_index(index: KGIndex, path: Path) -> None:
-    with open(path, "wb") as fh:
+    """Write atomically: a reader never sees half an index."""
+    tmp = Path(path).with_suffix(".tmp")
+    with open(tmp, "wb") as fh:
         pickle.dump(index, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)
+
+
+def load_index(path: Path) -> KGIndex:
+    with open(path, "rb") as fh:
+        return pickle.load(fh)
+
+
+def rebuild_index(store: ox.Store) -> KGIndex:
+    """A fresh index of a store, stamped with the edit version the store is at."""
+    index = build_index(store_triples(store))
+    for q in store.quads_for_pattern(
+        ox.NamedNode("urn:knowloop:kb"),
+        ox.NamedNode("urn:knowloop:version"),
+        None,
+        ox.NamedNode("urn:knowloop:meta"),
+    ):
+        index.kb_version = int(q.object.value)
+    return index

@@ -1,0 +1,81 @@
+"""The outer feedback loop: answers are rated, fixes become KG edits, affected questions are
+asked again (seed §A: feedback updates the knowledge environment; KG edits keep it exact and
+inspectable). One place for the CLI and the pages to go through.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.engine import Engine
+from core.kg.edits import Edit, EditError
+from core.runs import Proposal, RunStore, StoredRun
+from core.trace import Trace
+
+
+@dataclass
+class Reask:
+    """A stored question asked again after an edit: what it answered then and now."""
+
+    run: StoredRun
+    before: list[str]
+    after: Trace
+
+    @property
+    def changed(self) -> bool:
+        return self.before[:1] != self.after.answer_labels[:1] or set(self.before) != set(
+            self.after.answer_labels
+        )
+
+
+class FeedbackLoop:
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.runs = RunStore(engine.workspace.root)
+
+    def record(self, trace: Trace, source: str = "ask") -> int:
+        """Keep a finished run so it can be rated and re-asked."""
+        return self.runs.save(trace, source=source)
+
+    def accept(
+        self,
+        proposal_id: int,
+        *,
+        who: str = "",
+        base_version: int | None = None,
+        allow_new_relation: bool = False,
+    ) -> Edit:
+        """Turn a fix proposal into one KG edit (with its provenance) and close the proposal."""
+        proposal = self.runs.proposal(proposal_id)
+        if proposal.status != "pending":
+            raise EditError(f"proposal #{proposal_id} is already {proposal.status}")
+        editor = self.engine.workspace.editor(proposal.kb)
+        edit = editor.edit(
+            add=proposal.add,
+            remove=proposal.remove,
+            why=proposal.why or "fix from feedback",
+            who=who,
+            feedback_id=proposal.feedback_id,
+            base_version=base_version,
+            allow_new_relation=allow_new_relation,
+        )
+        self.runs.decide(proposal_id, accepted=True, edit_id=edit.id, who=who)
+        return edit
+
+    def reject(self, proposal_id: int, *, who: str = "") -> Proposal:
+        return self.runs.decide(proposal_id, accepted=False, who=who)
+
+    def affected(self, edit: Edit) -> list[StoredRun]:
+        """Stored questions whose traces used a changed triple or touched a changed entity."""
+        changed = [*edit.added, *edit.removed]
+        nodes = {n for t in changed for n in (t.s, t.o) if not n.startswith('"')}
+        return self.runs.runs_using(edit.kb, triples=changed, nodes=nodes)
+
+    def reask(self, edit: Edit, runs: list[StoredRun] | None = None) -> list[Reask]:
+        """Ask the affected questions again on the edited KG; keep the new runs too."""
+        results = []
+        for run in self.affected(edit) if runs is None else runs:
+            trace = self.engine.ask(run.question, kb=run.kb, paradigm=run.paradigm)
+            self.record(trace, source="reask")
+            results.append(Reask(run, run.answers, trace))
+        return results

@@ -1,0 +1,640 @@
+"""Stored runs and analyst feedback: the outer feedback loop.
+
+Every answered question is kept with its full trace; analysts rate answers, comment, mark
+evidence triples as wrong and propose fixes, which wait as proposals until a KG edit accepts
+them or someone rejects them. Rated runs become chosen/rejected trajectories, and after an
+edit ``runs_using`` finds the runs whose traces relied on what changed.
+
+Storage is one DuckDB file per workspace (``<root>/knowloop.duckdb``). DuckDB lets only one
+process hold a file read-write, and the web app and the CLI run side by side, so no
+connection outlives a call: every public method connects, works in one transaction and
+closes. A file held by another process is retried briefly, then reported as ``StoreBusy``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import duckdb
+
+from core.trace import Trace, Triple
+
+DB_NAME = "knowloop.duckdb"
+STORE_SCHEMA_VERSION = 1
+MAX_COMMENT_CHARS = 5000
+MAX_PROPOSAL_CHARS = 2000
+MAX_PROPOSAL_TRIPLES = 1000
+MAX_WHO_CHARS = 200
+STATUSES = ("pending", "accepted", "rejected")
+_LOCK_HOLDER = re.compile(r"Conflicting lock is held in (.+?) \(PID (\d+)\)")
+
+T = TypeVar("T")
+
+_SCHEMA = [
+    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
+    "CREATE SEQUENCE IF NOT EXISTS run_ids START 1",
+    "CREATE SEQUENCE IF NOT EXISTS feedback_ids START 1",
+    "CREATE SEQUENCE IF NOT EXISTS proposal_ids START 1",
+    """CREATE TABLE IF NOT EXISTS runs (
+        id BIGINT PRIMARY KEY, kb VARCHAR NOT NULL, question VARCHAR NOT NULL,
+        paradigm VARCHAR NOT NULL, created_at DOUBLE NOT NULL, source VARCHAR NOT NULL,
+        answers VARCHAR NOT NULL, trace VARCHAR NOT NULL)""",
+    # spo: the triple as one key; DuckDB uses an ART index only for single-column filters.
+    """CREATE TABLE IF NOT EXISTS run_triples (
+        run_id BIGINT, s VARCHAR, p VARCHAR, o VARCHAR, spo VARCHAR)""",
+    "CREATE TABLE IF NOT EXISTS run_nodes (run_id BIGINT, node VARCHAR)",
+    """CREATE TABLE IF NOT EXISTS feedback (
+        id BIGINT PRIMARY KEY, run_id BIGINT NOT NULL, rating INTEGER NOT NULL,
+        comment VARCHAR NOT NULL, wrong VARCHAR NOT NULL, who VARCHAR NOT NULL,
+        created_at DOUBLE NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS proposals (
+        id BIGINT PRIMARY KEY, feedback_id BIGINT NOT NULL, run_id BIGINT NOT NULL,
+        kb VARCHAR NOT NULL, add_triples VARCHAR NOT NULL, remove_triples VARCHAR NOT NULL,
+        why VARCHAR NOT NULL, status VARCHAR NOT NULL, edit_id BIGINT, decided_at DOUBLE,
+        decided_by VARCHAR NOT NULL, created_at DOUBLE NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS runs_kb ON runs (kb)",
+    "CREATE INDEX IF NOT EXISTS run_triples_spo ON run_triples (spo)",
+    "CREATE INDEX IF NOT EXISTS run_nodes_node ON run_nodes (node)",
+    "CREATE INDEX IF NOT EXISTS feedback_run ON feedback (run_id)",
+]
+
+_RUN_COLS = "r.id, r.kb, r.question, r.paradigm, r.created_at, r.source, r.answers, r.trace"
+_FEEDBACK_COLS = "id, run_id, rating, comment, wrong, who, created_at"
+_PROPOSAL_COLS = (
+    "id, feedback_id, run_id, kb, add_triples, remove_triples, why, status, edit_id, "
+    "decided_at, decided_by"
+)
+
+
+class StoreBusy(ValueError):
+    """Another process holds the run store open; the caller may simply try again."""
+
+
+class FeedbackError(ValueError):
+    """Input the store refuses (unknown run, bad rating, malformed proposal...)."""
+
+
+@dataclass
+class StoredRun:
+    id: int
+    kb: str
+    question: str
+    paradigm: str
+    created_at: float
+    source: str  # "ask", "app", "reask", ...
+    answers: list[str]  # top answer labels, in rank order
+    trace: Trace
+
+
+@dataclass
+class Feedback:
+    id: int
+    run_id: int
+    rating: int  # +1 good, -1 bad, 0 none
+    comment: str
+    wrong: list[Triple]  # evidence triples the user marked wrong
+    who: str
+    created_at: float
+
+
+@dataclass
+class Proposal:
+    id: int
+    feedback_id: int
+    run_id: int
+    kb: str
+    add: list[str]  # "subject|relation|object"
+    remove: list[str]
+    why: str
+    status: str  # "pending" | "accepted" | "rejected"
+    edit_id: int | None
+    decided_at: float | None
+    decided_by: str
+
+
+class RunStore:
+    """Runs, feedback and proposals of one workspace, in ``<root>/knowloop.duckdb``."""
+
+    def __init__(self, root: Path | str, *, busy_timeout_s: float = 5.0):
+        self.root = Path(root)
+        self.path = self.root / DB_NAME
+        self.busy_timeout_s = busy_timeout_s
+
+    # -- runs -------------------------------------------------------------------------------
+    def save(self, trace: Trace, source: str = "ask") -> int:
+        """Store a finished run; returns its id."""
+        if not isinstance(trace, Trace):
+            raise FeedbackError("only a Trace can be saved as a run")
+        source = _short_text(source, "source", 64, required=True)
+        triples = _used_triples(trace)
+        nodes = _used_nodes(trace, triples)
+        payload = trace.to_json(indent=None)
+        answers = json.dumps(trace.answer_labels, ensure_ascii=False)
+
+        def work(con: duckdb.DuckDBPyConnection) -> int:
+            (run_id,) = _one(con, "SELECT nextval('run_ids')")
+            con.execute(
+                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    run_id,
+                    trace.kb,
+                    trace.question,
+                    trace.paradigm,
+                    time.time(),
+                    source,
+                    answers,
+                    payload,
+                ],
+            )
+            if triples:
+                # Parallel unnest zips the lists: one round trip however large the trace.
+                con.execute(
+                    "INSERT INTO run_triples SELECT ?, unnest(?), unnest(?), unnest(?), unnest(?)",
+                    [
+                        run_id,
+                        [t[0] for t in triples],
+                        [t[1] for t in triples],
+                        [t[2] for t in triples],
+                        [_spo_key(*t) for t in triples],
+                    ],
+                )
+            if nodes:
+                con.execute("INSERT INTO run_nodes SELECT ?, unnest(?)", [run_id, nodes])
+            return int(run_id)
+
+        return self._transact(work)
+
+    def get(self, run_id: int) -> StoredRun:
+        run_id = _id(run_id, "run")
+
+        def work(con: duckdb.DuckDBPyConnection) -> StoredRun:
+            row = con.execute(f"SELECT {_RUN_COLS} FROM runs r WHERE r.id = ?", [run_id]).fetchone()
+            if row is None:
+                raise FeedbackError(f"no run {run_id}")
+            return _run(row)
+
+        return self._transact(work, write=False, missing=lambda: _raise(f"no run {run_id}"))
+
+    def list(self, kb: str | None = None, limit: int = 100) -> list[StoredRun]:
+        """Stored runs, newest first (optionally of one KB)."""
+        limit = _limit(limit)
+
+        def work(con: duckdb.DuckDBPyConnection) -> list[StoredRun]:
+            rows = con.execute(
+                f"SELECT {_RUN_COLS} FROM runs r WHERE (? IS NULL OR r.kb = ?) "
+                "ORDER BY r.created_at DESC, r.id DESC LIMIT ?",
+                [kb, kb, limit],
+            ).fetchall()
+            return [_run(row) for row in rows]
+
+        return self._transact(work, write=False, missing=lambda: [])
+
+    # -- feedback and proposals -------------------------------------------------------------
+    def add_feedback(
+        self,
+        run_id: int,
+        *,
+        rating: int = 0,
+        comment: str = "",
+        wrong: Iterable[Triple] = (),
+        propose_add: Iterable[str] = (),
+        propose_remove: Iterable[str] = (),
+        who: str = "",
+    ) -> tuple[Feedback, Proposal | None]:
+        """Record one piece of feedback; a proposal is created when it adds or removes triples.
+
+        Everything is validated before anything is written, and the writes share one
+        transaction, so refused input leaves the store exactly as it was.
+        """
+        run_id = _id(run_id, "run")
+        if isinstance(rating, bool) or not isinstance(rating, int) or rating not in (-1, 0, 1):
+            raise FeedbackError(f"rating must be -1, 0 or +1, not {rating!r}")
+        comment = _short_text(comment, "comment", MAX_COMMENT_CHARS, multiline=True)
+        who = _short_text(who, "who", MAX_WHO_CHARS)
+        wrong_list = _triples(wrong)
+        add = _proposal_texts(propose_add, "propose_add")
+        remove = _proposal_texts(propose_remove, "propose_remove")
+        both = sorted(set(add) & set(remove))
+        if both:
+            raise FeedbackError(f"{both[0]!r} is proposed both for adding and for removing")
+        if not (rating or comment or wrong_list or add or remove):
+            raise FeedbackError(
+                "empty feedback: give a rating, a comment, wrong triples or a proposal"
+            )
+        wrong_json = json.dumps([asdict(t) for t in wrong_list], ensure_ascii=False)
+
+        def work(con: duckdb.DuckDBPyConnection) -> tuple[Feedback, Proposal | None]:
+            row = con.execute("SELECT kb FROM runs WHERE id = ?", [run_id]).fetchone()
+            if row is None:
+                raise FeedbackError(f"no run {run_id}")
+            now = time.time()
+            (fid,) = _one(con, "SELECT nextval('feedback_ids')")
+            con.execute(
+                "INSERT INTO feedback VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [fid, run_id, rating, comment, wrong_json, who, now],
+            )
+            feedback = Feedback(int(fid), run_id, rating, comment, wrong_list, who, now)
+            if not (add or remove):
+                return feedback, None
+            (pid,) = _one(con, "SELECT nextval('proposal_ids')")
+            con.execute(
+                "INSERT INTO proposals VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', NULL, NULL, '', ?)",
+                [
+                    pid,
+                    fid,
+                    run_id,
+                    row[0],
+                    json.dumps(add, ensure_ascii=False),
+                    json.dumps(remove, ensure_ascii=False),
+                    comment,
+                    now,
+                ],
+            )
+            proposal = Proposal(
+                int(pid), int(fid), run_id, row[0], add, remove, comment, "pending", None, None, ""
+            )
+            return feedback, proposal
+
+        return self._transact(work)
+
+    def feedback_for(self, run_id: int) -> list[Feedback]:
+        """Feedback on one run, oldest first (an unknown run simply has none)."""
+        run_id = _id(run_id, "run")
+
+        def work(con: duckdb.DuckDBPyConnection) -> list[Feedback]:
+            rows = con.execute(
+                f"SELECT {_FEEDBACK_COLS} FROM feedback WHERE run_id = ? ORDER BY id", [run_id]
+            ).fetchall()
+            return [_feedback(row) for row in rows]
+
+        return self._transact(work, write=False, missing=lambda: [])
+
+    def proposals(self, kb: str | None = None, status: str | None = "pending") -> list[Proposal]:
+        """The review queue, oldest first; status None lists every proposal."""
+        if status is not None and status not in STATUSES:
+            raise FeedbackError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
+
+        def work(con: duckdb.DuckDBPyConnection) -> list[Proposal]:
+            rows = con.execute(
+                f"SELECT {_PROPOSAL_COLS} FROM proposals WHERE (? IS NULL OR kb = ?) "
+                "AND (? IS NULL OR status = ?) ORDER BY id",
+                [kb, kb, status, status],
+            ).fetchall()
+            return [_proposal(row) for row in rows]
+
+        return self._transact(work, write=False, missing=lambda: [])
+
+    def proposal(self, proposal_id: int) -> Proposal:
+        proposal_id = _id(proposal_id, "proposal")
+
+        def work(con: duckdb.DuckDBPyConnection) -> Proposal:
+            return _get_proposal(con, proposal_id)
+
+        return self._transact(
+            work, write=False, missing=lambda: _raise(f"no proposal {proposal_id}")
+        )
+
+    def decide(
+        self, proposal_id: int, *, accepted: bool, edit_id: int | None = None, who: str = ""
+    ) -> Proposal:
+        """Accept (with the id of the KG edit that applied it) or reject a pending proposal."""
+        proposal_id = _id(proposal_id, "proposal")
+        if not isinstance(accepted, bool):
+            raise FeedbackError("accepted must be True or False")
+        if accepted:
+            if edit_id is None:
+                raise FeedbackError("accepting a proposal needs the id of the KG edit")
+            edit_id = _id(edit_id, "edit")
+        elif edit_id is not None:
+            raise FeedbackError("a rejected proposal has no KG edit")
+        who = _short_text(who, "who", MAX_WHO_CHARS)
+        status = "accepted" if accepted else "rejected"
+
+        def work(con: duckdb.DuckDBPyConnection) -> Proposal:
+            current = _get_proposal(con, proposal_id)
+            if current.status != "pending":
+                raise FeedbackError(f"proposal {proposal_id} is already {current.status}")
+            con.execute(
+                "UPDATE proposals SET status = ?, edit_id = ?, decided_at = ?, decided_by = ? "
+                "WHERE id = ?",
+                [status, edit_id, time.time(), who, proposal_id],
+            )
+            return _get_proposal(con, proposal_id)
+
+        return self._transact(work)
+
+    # -- learning and impact ----------------------------------------------------------------
+    def trajectories(self, kb: str | None = None) -> list[tuple[StoredRun, str]]:
+        """Rated runs, newest first, as "chosen" (latest non-zero rating +1) or "rejected"."""
+
+        def work(con: duckdb.DuckDBPyConnection) -> list[tuple[StoredRun, str]]:
+            rows = con.execute(
+                f"""SELECT {_RUN_COLS}, l.rating FROM runs r JOIN (
+                        SELECT run_id, rating FROM feedback WHERE rating <> 0
+                        QUALIFY row_number() OVER (PARTITION BY run_id ORDER BY id DESC) = 1
+                    ) l ON l.run_id = r.id
+                    WHERE (? IS NULL OR r.kb = ?)
+                    ORDER BY r.created_at DESC, r.id DESC""",
+                [kb, kb],
+            ).fetchall()
+            return [(_run(row[:-1]), "chosen" if row[-1] > 0 else "rejected") for row in rows]
+
+        return self._transact(work, write=False, missing=lambda: [])
+
+    def runs_using(
+        self,
+        kb: str,
+        triples: Iterable[Triple] = (),
+        nodes: set[str] | frozenset[str] = frozenset(),
+    ) -> list[StoredRun]:
+        """Runs of `kb` whose trace used any of `triples` or touched any of `nodes`.
+
+        Only the newest matching run of each question is returned (newest first): after an
+        edit, that is the one worth asking again.
+        """
+        keys = sorted({_spo_key(t.s, t.p, t.o) for t in _triples(triples)})
+        node_list = sorted({_short_text(n, "node", 10_000, required=True) for n in nodes})
+        if not keys and not node_list:
+            return []
+
+        def work(con: duckdb.DuckDBPyConnection) -> list[StoredRun]:
+            rows = con.execute(
+                f"""WITH hits AS (
+                        SELECT t.run_id FROM run_triples t JOIN (
+                            SELECT unnest(?::VARCHAR[]) AS spo) q USING (spo)
+                        UNION
+                        SELECT n.run_id FROM run_nodes n JOIN (
+                            SELECT unnest(?::VARCHAR[]) AS node) q USING (node))
+                    SELECT {_RUN_COLS} FROM runs r WHERE r.kb = ? AND r.id IN (SELECT * FROM hits)
+                    QUALIFY row_number() OVER (
+                        PARTITION BY r.question ORDER BY r.created_at DESC, r.id DESC) = 1
+                    ORDER BY r.created_at DESC, r.id DESC""",
+                [keys, node_list, kb],
+            ).fetchall()
+            return [_run(row) for row in rows]
+
+        return self._transact(work, write=False, missing=lambda: [])
+
+    # -- connection handling ----------------------------------------------------------------
+    def _transact(
+        self,
+        work: Callable[[duckdb.DuckDBPyConnection], T],
+        *,
+        write: bool = True,
+        missing: Callable[[], T] | None = None,
+    ) -> T:
+        """Run `work` in one transaction on a fresh connection, closed before returning.
+
+        Reads on a store that does not exist yet answer `missing()` without creating the
+        file, so looking never changes a workspace.
+        """
+        if not write and missing is not None and not self.path.exists():
+            return missing()
+        deadline = time.monotonic() + self.busy_timeout_s
+        delay = 0.02
+        with _path_lock(self.path):
+            while True:
+                try:
+                    con = self._connect(deadline)
+                    try:
+                        _ensure_schema(con)
+                        con.execute("BEGIN TRANSACTION")
+                        try:
+                            result = work(con)
+                        except BaseException:
+                            con.execute("ROLLBACK")
+                            raise
+                        con.execute("COMMIT")
+                        return result
+                    finally:
+                        con.close()
+                except (duckdb.TransactionException, duckdb.BinderException) as exc:
+                    if not _collision(exc) or time.monotonic() >= deadline:
+                        raise
+                time.sleep(delay)
+                delay = min(delay * 2, 0.25)
+
+    def _connect(self, deadline: float) -> duckdb.DuckDBPyConnection:
+        """Open the file read-write, waiting (with backoff) while another process holds it."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        while True:
+            try:
+                return duckdb.connect(str(self.path))
+            except duckdb.IOException as exc:
+                message = str(exc)
+                if "lock" not in message.lower():
+                    raise
+                if time.monotonic() >= deadline:
+                    holder = _LOCK_HOLDER.search(message)
+                    detail = f" (PID {holder[2]}, {holder[1]})" if holder else ""
+                    raise StoreBusy(
+                        f"the run store {self.path} is in use by another process{detail}; "
+                        f"gave up after {self.busy_timeout_s:g}s, try again in a moment"
+                    ) from None
+            # Short, jittered polls: DuckDB's lock does not queue waiters, and a busy writer
+            # frees the file only for moments between its calls.
+            time.sleep(min(random.uniform(0.01, 0.04), max(0.0, deadline - time.monotonic())))
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+_PATH_LOCKS: dict[Path, threading.Lock] = {}
+_PATH_LOCKS_GUARD = threading.Lock()
+
+
+def _path_lock(path: Path) -> threading.Lock:
+    """One lock per store file and process.
+
+    Threads of one process (the web app) share DuckDB's cached database instance; opening it
+    while another thread closes it fails ("Unique file handle conflict"), and concurrent
+    transactions can conflict. Taking turns within the process avoids both; other processes
+    are kept out by DuckDB's own file lock.
+    """
+    key = path.resolve()
+    with _PATH_LOCKS_GUARD:
+        return _PATH_LOCKS.setdefault(key, threading.Lock())
+
+
+def _collision(exc: Exception) -> bool:
+    """Errors from a collision with another user of the same file in this process: retry."""
+    message = str(exc).lower()
+    return "conflict" in message or "already attached" in message
+
+
+def _ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """Create the tables on first use and refuse a store written by a newer KnowLoop.
+
+    The common case (schema present) costs one query; the version row is written last, in
+    the same transaction as the tables, so a store is either fully created or not at all.
+    """
+    try:
+        row = con.execute("SELECT max(version) FROM schema_version").fetchone()
+        version = row[0] if row else None
+    except duckdb.CatalogException:
+        version = None
+    if version is None:
+        con.execute("BEGIN TRANSACTION")
+        for statement in _SCHEMA:
+            con.execute(statement)
+        con.execute(
+            "INSERT INTO schema_version SELECT ? WHERE NOT EXISTS (SELECT 1 FROM schema_version)",
+            [STORE_SCHEMA_VERSION],
+        )
+        con.execute("COMMIT")
+    elif version > STORE_SCHEMA_VERSION:
+        raise ValueError(
+            f"the run store was written by a newer KnowLoop (schema {version}); upgrade KnowLoop"
+        )
+
+
+def _one(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[Any, ...]:
+    row = con.execute(sql).fetchone()
+    assert row is not None
+    return row
+
+
+def _raise(message: str) -> Any:
+    raise FeedbackError(message)
+
+
+def _used_triples(trace: Trace) -> list[tuple[str, str, str]]:
+    """Every distinct (s, p, o) the trace retrieved or cited as evidence, in first-seen order."""
+    seen: dict[tuple[str, str, str], None] = {}
+    for step in trace.steps:
+        for t in step.triples:
+            seen.setdefault((t.s, t.p, t.o))
+    for answer in trace.answers:
+        for t in answer.evidence:
+            seen.setdefault((t.s, t.p, t.o))
+    return list(seen)
+
+
+def _spo_key(s: str, p: str, o: str) -> str:
+    """One unambiguous string per triple (a JSON array), so one indexed column matches it."""
+    return json.dumps([s, p, o], ensure_ascii=False, separators=(",", ":"))
+
+
+def _used_nodes(trace: Trace, triples: list[tuple[str, str, str]]) -> list[str]:
+    """Subjects and objects of the used triples plus every linked entity id."""
+    seen: dict[str, None] = {}
+    for s, _, o in triples:
+        seen.setdefault(s)
+        seen.setdefault(o)
+    for link in trace.linked:
+        for node in link.get("ids", []) if isinstance(link, dict) else []:
+            if isinstance(node, str):
+                seen.setdefault(node)
+    return list(seen)
+
+
+def _id(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise FeedbackError(f"{what} id must be a positive integer, not {value!r}")
+    return value
+
+
+def _limit(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise FeedbackError(f"limit must be a positive integer, not {value!r}")
+    return value
+
+
+def _short_text(
+    value: Any, what: str, max_chars: int, *, multiline: bool = False, required: bool = False
+) -> str:
+    """Stripped text without control characters (newlines and tabs allowed when multiline)."""
+    if not isinstance(value, str):
+        raise FeedbackError(f"{what} must be text")
+    allowed = "\t\n\r" if multiline else ""
+    if any((ord(c) < 32 and c not in allowed) or ord(c) == 127 for c in value):
+        raise FeedbackError(f"{what} contains control characters")
+    value = value.strip()
+    if len(value) > max_chars:
+        raise FeedbackError(f"{what} is too long ({len(value)} characters, at most {max_chars})")
+    if required and not value:
+        raise FeedbackError(f"{what} must not be empty")
+    return value
+
+
+def _triples(values: Iterable[Triple]) -> list[Triple]:
+    if isinstance(values, (str, bytes, Triple)):
+        raise FeedbackError("triples must be given as a list of Triple")
+    out = list(values)
+    for t in out:
+        if not isinstance(t, Triple):
+            raise FeedbackError(f"not a triple: {t!r:.80}")
+    return list(dict.fromkeys(out))
+
+
+def _proposal_texts(values: Iterable[str], what: str) -> list[str]:
+    """Validate "subject|relation|object" texts: exactly two bars, three non-empty parts."""
+    if isinstance(values, (str, bytes)):
+        raise FeedbackError(f"{what} must be a list of 'subject|relation|object' texts")
+    out: list[str] = []
+    for value in values:
+        text = _short_text(value, f"{what} triple", MAX_PROPOSAL_CHARS)
+        parts = text.split("|")
+        if len(parts) != 3 or not all(p.strip() for p in parts):
+            raise FeedbackError(
+                f"{what}: {text!r:.120} is not 'subject|relation|object' "
+                "(exactly two '|' and three non-empty parts)"
+            )
+        if text not in out:
+            out.append(text)
+    if len(out) > MAX_PROPOSAL_TRIPLES:
+        raise FeedbackError(f"{what}: too many triples (at most {MAX_PROPOSAL_TRIPLES})")
+    return out
+
+
+def _run(row: tuple[Any, ...]) -> StoredRun:
+    run_id, kb, question, paradigm, created_at, source, answers, payload = row
+    return StoredRun(
+        int(run_id),
+        kb,
+        question,
+        paradigm,
+        created_at,
+        source,
+        json.loads(answers),
+        Trace.from_dict(json.loads(payload)),
+    )
+
+
+def _feedback(row: tuple[Any, ...]) -> Feedback:
+    fid, run_id, rating, comment, wrong, who, created_at = row
+    triples = [Triple(**t) for t in json.loads(wrong)]
+    return Feedback(int(fid), int(run_id), int(rating), comment, triples, who, created_at)
+
+
+def _proposal(row: tuple[Any, ...]) -> Proposal:
+    pid, fid, run_id, kb, add, remove, why, status, edit_id, decided_at, decided_by = row
+    return Proposal(
+        int(pid),
+        int(fid),
+        int(run_id),
+        kb,
+        json.loads(add),
+        json.loads(remove),
+        why,
+        status,
+        None if edit_id is None else int(edit_id),
+        decided_at,
+        decided_by,
+    )
+
+
+def _get_proposal(con: duckdb.DuckDBPyConnection, proposal_id: int) -> Proposal:
+    row = con.execute(
+        f"SELECT {_PROPOSAL_COLS} FROM proposals WHERE id = ?", [proposal_id]
+    ).fetchone()
+    if row is None:
+        raise FeedbackError(f"no proposal {proposal_id}")
+    return _proposal(row)
