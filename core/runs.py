@@ -8,7 +8,8 @@ edit ``runs_using`` finds the runs whose traces relied on what changed.
 Storage is one DuckDB file per workspace (``<root>/knowloop.duckdb``). DuckDB lets only one
 process hold a file read-write, and the web app and the CLI run side by side, so no
 connection outlives a call: every public method connects, works in one transaction and
-closes. A file held by another process is retried briefly, then reported as ``StoreBusy``.
+closes. A file held by another process is retried briefly, then reported as ``StoreBusy``;
+threads of one process take turns (see ``_path_lock``).
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ class Proposal:
     kb: str
     add: list[str]  # "subject|relation|object"
     remove: list[str]
-    why: str
+    why: str  # the comment of the feedback that proposed it
     status: str  # "pending" | "accepted" | "rejected"
     edit_id: int | None
     decided_at: float | None
@@ -361,23 +362,29 @@ class RunStore:
         edit, that is the one worth asking again.
         """
         keys = sorted({_spo_key(t.s, t.p, t.o) for t in _triples(triples)})
-        node_list = sorted({_short_text(n, "node", 10_000, required=True) for n in nodes})
+        if isinstance(nodes, str) or not all(isinstance(n, str) and n for n in nodes):
+            raise FeedbackError("nodes must be a set of node ids")
+        node_list = sorted(nodes)
         if not keys and not node_list:
             return []
 
         def work(con: duckdb.DuckDBPyConnection) -> list[StoredRun]:
+            # Two simple queries: DuckDB turns each IN (unnest) into ART index lookups, which
+            # it does not do for the same filters nested in a join with `runs`.
+            hits = con.execute(
+                "SELECT run_id FROM run_triples WHERE spo IN (SELECT unnest(?::VARCHAR[])) "
+                "UNION SELECT run_id FROM run_nodes WHERE node IN (SELECT unnest(?::VARCHAR[]))",
+                [keys, node_list],
+            ).fetchall()
+            if not hits:
+                return []
             rows = con.execute(
-                f"""WITH hits AS (
-                        SELECT t.run_id FROM run_triples t JOIN (
-                            SELECT unnest(?::VARCHAR[]) AS spo) q USING (spo)
-                        UNION
-                        SELECT n.run_id FROM run_nodes n JOIN (
-                            SELECT unnest(?::VARCHAR[]) AS node) q USING (node))
-                    SELECT {_RUN_COLS} FROM runs r WHERE r.kb = ? AND r.id IN (SELECT * FROM hits)
+                f"""SELECT {_RUN_COLS} FROM runs r
+                    WHERE r.id IN (SELECT unnest(?::BIGINT[])) AND r.kb = ?
                     QUALIFY row_number() OVER (
                         PARTITION BY r.question ORDER BY r.created_at DESC, r.id DESC) = 1
                     ORDER BY r.created_at DESC, r.id DESC""",
-                [keys, node_list, kb],
+                [[h[0] for h in hits], kb],
             ).fetchall()
             return [_run(row) for row in rows]
 
