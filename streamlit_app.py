@@ -1,7 +1,9 @@
 """KnowLoop web app entry point: `streamlit run streamlit_app.py`.
 
 Only navigation lives here; each page is a file under pages/ and shares one Engine
-(see pages/_shared.py), so the knowledge graph is opened once per process.
+(see pages/_shared.py), so the knowledge graph is opened once per process. Page icons are
+emoji: a `:material/…:` icon makes the browser fetch the favicon from fonts.gstatic.com,
+and the app must work offline.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ st.set_page_config(page_title="KnowLoop", layout="wide")
 
 pg = st.navigation(
     [
-        st.Page("pages/ask.py", title="Ask", icon=":material/help:", default=True),
+        st.Page("pages/ask.py", title="Ask", icon="💬", default=True),
+        st.Page("pages/kg_editor.py", title="KG editor", icon="✏️"),
     ]
 )
 pg.run()

@@ -50,6 +50,11 @@ class FeedbackLoop:
         if proposal.status != "pending":
             raise EditError(f"proposal #{proposal_id} is already {proposal.status}")
         editor = self.engine.workspace.editor(proposal.kb)
+        done = [e for e in editor.history() if e.kind == "edit" and e.feedback_id is not None
+                and e.feedback_id == proposal.feedback_id]
+        if done:  # the edit was made but closing the proposal failed (e.g. store busy): finish
+            self.runs.decide(proposal_id, accepted=True, edit_id=done[-1].id, who=who)
+            return done[-1]
         edit = editor.edit(
             add=proposal.add,
             remove=proposal.remove,

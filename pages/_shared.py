@@ -1,35 +1,63 @@
-"""Helpers every page shares: the per-process Engine and the bundled example questions.
+"""Helpers every page shares: the per-process Engine, the bundled example questions and a few
+small formatting helpers for triples and diffs.
 
-Pages stay UI-only; anything that touches the engine goes through here.
+Pages stay UI-only; anything that touches the engine goes through here or through core.
 """
 
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Iterable
 
 import streamlit as st
 
 from core import paradigms
 from core.engine import Engine
 from core.evaluate import read_questions
+from core.feedback import FeedbackLoop
+from core.trace import Triple
 from core.workspace import Workspace, bundled_kb_dir, default_home
 
 EXAMPLE_SEED = 7
 _HOPS = (1, 1, 2, 3)  # examples drawn per dev set: two 1-hop, one 2-hop, one 3-hop
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~])")
+# <script src="http…">…</script> and <link href="http…"> (also protocol-relative //host/…)
+_REMOTE_SCRIPT = re.compile(
+    r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script\s*>", re.I | re.S
+)
+_REMOTE_TAG = re.compile(
+    r"<(?:script|link)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//[^>]*>", re.I | re.S
+)
+
+
+@st.cache_resource(show_spinner=False)
+def _engine_for(home: str) -> Engine:
+    """One Engine (so one Workspace, one set of open KBs) per workspace per process."""
+    return Engine(Workspace(home))
 
 
 @st.cache_resource(show_spinner="Opening the knowledge graph (the first start imports it)…")
-def _engine_for(home: str) -> Engine:
-    """One Engine per workspace per process; opening the default KB here does the one-off
-    import before any user waits on a question."""
-    engine = Engine(Workspace(home))
-    engine.kg()
-    return engine
+def _default_kb_opened(home: str) -> bool:
+    """Open the default KB once, doing the one-off import before any user waits on a question."""
+    _engine_for(home).kg()
+    return True
 
 
-def get_engine() -> Engine:
-    """The shared Engine for the current $KNOWLOOP_HOME (keyed by it, so tests can isolate)."""
-    return _engine_for(str(default_home()))
+def get_engine(*, open_default: bool = True) -> Engine:
+    """The shared Engine for the current $KNOWLOOP_HOME (keyed by it, so tests can isolate).
+
+    `open_default=False` skips opening (and on a fresh workspace importing) the bundled KB:
+    the KG editor works on whichever KB the user picks."""
+    home = str(default_home())
+    if open_default:
+        _default_kb_opened(home)
+    return _engine_for(home)
+
+
+def feedback_loop(*, open_default: bool = True) -> FeedbackLoop:
+    """The outer loop (runs, feedback, proposals, re-asking) over the shared Engine."""
+    return FeedbackLoop(get_engine(open_default=open_default))
 
 
 def paradigm_names() -> list[str]:
@@ -57,3 +85,36 @@ def _dev_questions(hop: int) -> list[str]:
     if not path.is_file():
         return []
     return [q.question for q in read_questions(path, strip_brackets=True)]
+
+
+def md(text: object) -> str:
+    """Escape KB labels so titles with '$', '*' or '_' render literally, not as markup."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+# -- triples as text -------------------------------------------------------------------------
+def triple_line(t: Triple) -> str:
+    """A triple as the editor reads it back: "subject|relation|object" (labels)."""
+    return f"{t.s_label}|{t.p_label}|{t.o_label}"
+
+
+def parse_lines(text: str | None) -> list[str]:
+    """Non-empty, stripped lines of a text box (one "subject|relation|object" each)."""
+    return [line.strip() for line in (text or "").splitlines() if line.strip()]
+
+
+def diff_text(added: Iterable[Triple | str] = (), removed: Iterable[Triple | str] = ()) -> str:
+    """A change as diff lines: "- " for each removed triple, then "+ " for each added one."""
+
+    def show(t: Triple | str) -> str:
+        return t.text() if isinstance(t, Triple) else " — ".join(p.strip() for p in t.split("|"))
+
+    lines = [f"- {show(t)}" for t in removed] + [f"+ {show(t)}" for t in added]
+    return "\n".join(lines) or "(no change)"
+
+
+# -- offline HTML ------------------------------------------------------------------------------
+def offline_html(html: str) -> str:
+    """Drop <script src=http…> and <link href=http…> tags, so a generated page (pyvis puts
+    bootstrap from a CDN in) loads nothing from the network; inline scripts stay."""
+    return _REMOTE_TAG.sub("", _REMOTE_SCRIPT.sub("", html))

@@ -1,7 +1,9 @@
-"""Ask page: type a question, watch every reasoning step arrive, read the answer and why.
+"""Ask page: type a question, watch every reasoning step arrive, read the answer and why,
+then rate it and propose a fix to the knowledge graph (the outer feedback loop).
 
 The last run is kept in session state, so reruns (a download click, a widget change) show
-the same trace again instead of an empty page.
+the same trace again instead of an empty page. Each finished run is stored once, so feedback
+and the KG editor's re-ask panel can refer to it.
 """
 
 from __future__ import annotations
@@ -15,12 +17,22 @@ import streamlit as st
 
 from core.loop import LoopSettings
 from core.trace import Answer, Step, Trace, Triple
-from pages._shared import describe_paradigm, example_questions, get_engine, paradigm_names
+from pages._shared import (
+    describe_paradigm,
+    example_questions,
+    feedback_loop,
+    get_engine,
+    md,
+    paradigm_names,
+    parse_lines,
+    triple_line,
+)
 
 MAX_TRIPLE_ROWS = 50
 MAX_ANSWER_ROWS = 10
 TRACE_KEY, ERROR_KEY, QUESTION_KEY = "ask_trace", "ask_error", "question"
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~])")
+RUN_KEY = "ask_run"  # (run id or None, error or None) of the trace on show
+RATINGS = {"👍 good": 1, "👎 bad": -1}
 
 
 @dataclass
@@ -31,11 +43,6 @@ class Request:
     paradigm: str
     max_steps: int
     threshold: float
-
-
-def md(text: object) -> str:
-    """Escape KB labels so titles with '$', '*' or '_' render literally, not as markup."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
 
 
 def plural(n: int, word: str) -> str:
@@ -296,6 +303,103 @@ def render_linked(linked: list[dict]) -> None:
     st.caption("Linked entities: " + " · ".join(items))
 
 
+# -- feedback --------------------------------------------------------------------------------
+def recorded_run(trace: Trace) -> int | None:
+    """Store the run on show once (the KG editor re-asks stored questions); its id."""
+    if RUN_KEY not in st.session_state:
+        try:
+            st.session_state[RUN_KEY] = (feedback_loop().record(trace, source="app"), None)
+        except ValueError as exc:  # StoreBusy, a refused trace
+            st.session_state[RUN_KEY] = (None, str(exc))
+    run_id, error = st.session_state[RUN_KEY]
+    if error:
+        st.warning(f"This run could not be stored, so it cannot take feedback: {error}")
+    return run_id
+
+
+def prefill_remove(wrong_key: str, remove_key: str, evidence: list[Triple]) -> None:
+    """Multiselect callback: the triples marked wrong become the first "remove" lines, and
+    lines of evidence triples no longer marked are dropped; what was typed by hand stays."""
+    evidence_lines = {triple_line(t) for t in evidence}
+    typed = [
+        line for line in parse_lines(st.session_state.get(remove_key)) if line not in evidence_lines
+    ]
+    marked = [triple_line(t) for t in st.session_state.get(wrong_key) or []]
+    st.session_state[remove_key] = "\n".join(dict.fromkeys([*marked, *typed]))
+
+
+def render_feedback(trace: Trace) -> None:
+    """Rate the answer, mark wrong evidence and propose a fix; saved as feedback (and, when it
+    adds or removes triples, as a proposal waiting in the KG editor)."""
+    run_id = recorded_run(trace)
+    if run_id is None:
+        return
+    key = f"fb_{run_id}_"  # a new run starts with fresh widgets
+    evidence = trace.answers[0].evidence if trace.answers else []
+    with st.container(border=True, key="feedback"):
+        st.subheader("Feedback")
+        st.caption(f"Run #{run_id} is stored; rate it and, if the graph is wrong, propose a fix.")
+        st.radio(
+            "Was the answer right?", list(RATINGS), index=None, horizontal=True, key=key + "rating"
+        )
+        st.text_area("Comment", key=key + "comment", height=80)
+        if evidence:
+            st.multiselect(
+                "Evidence triples that are wrong",
+                evidence,
+                format_func=lambda t: t.text(),
+                key=key + "wrong",
+                on_change=prefill_remove,
+                args=(key + "wrong", key + "remove", evidence),
+                placeholder="pick the facts the answer relied on that are wrong",
+            )
+        else:
+            st.caption("No evidence to mark: the run found no answer.")
+        st.markdown("**Fix proposal** — one `subject|relation|object` per line")
+        c1, c2 = st.columns(2)
+        c1.text_area("Triples to add", key=key + "add", height=100)
+        c2.text_area("Triples to remove", key=key + "remove", height=100)
+        st.text_input("Your name (optional)", key="fb_who")
+        done = st.session_state.get(key + "done")
+        st.button(
+            "Submit feedback",
+            key=key + "submit",
+            type="primary",
+            on_click=save_feedback,
+            args=(run_id, key),
+            disabled=bool(done),
+        )
+        if error := st.session_state.get(key + "error"):
+            st.error(f"Feedback not saved: {error}")
+        if done:
+            st.success(done)
+            st.page_link("pages/kg_editor.py", label="Open the KG editor", icon="✏️")
+
+
+def save_feedback(run_id: int, key: str) -> None:
+    """Button callback: store the feedback; a refusal is kept as one readable line."""
+    state = st.session_state
+    state.pop(key + "error", None)
+    try:
+        feedback, proposal = feedback_loop().runs.add_feedback(
+            run_id,
+            rating=RATINGS.get(state.get(key + "rating") or "", 0),
+            comment=state.get(key + "comment") or "",
+            wrong=state.get(key + "wrong") or [],
+            propose_add=parse_lines(state.get(key + "add")),
+            propose_remove=parse_lines(state.get(key + "remove")),
+            who=state.get("fb_who") or "",
+        )
+    except ValueError as exc:  # FeedbackError, StoreBusy
+        state[key + "error"] = str(exc)
+        return
+    state[key + "done"] = (
+        f"Saved; proposal #{proposal.id} waits in the KG editor."
+        if proposal
+        else f"Saved; thank you (feedback #{feedback.id})."
+    )
+
+
 # -- page ------------------------------------------------------------------------------------
 def main() -> None:
     st.title("Ask")
@@ -306,8 +410,8 @@ def main() -> None:
     render_examples()
     req = render_form()
     if req is not None:
-        st.session_state.pop(TRACE_KEY, None)
-        st.session_state.pop(ERROR_KEY, None)
+        for state_key in (TRACE_KEY, ERROR_KEY, RUN_KEY):
+            st.session_state.pop(state_key, None)
         stream = start_run(req)
         if stream is not None:
             run_live(stream)
@@ -320,6 +424,7 @@ def main() -> None:
         st.error(f"Cannot answer this question: {error}")
     if trace is not None:
         render_answer(trace)
+        render_feedback(trace)
 
 
 main()

@@ -16,3 +16,16 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install --quiet -e ".[test]"
   echo "$want" > "$stamp"
 fi
+# The browser test (tests/test_browser.py) drives Debian's chromium through Playwright; the
+# browsers `playwright install` would download cannot be fetched here, so it is never run.
+# The emoji font only makes the test's screenshots show the page's 👍/👎 as users see them.
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji
+  else
+    echo "note: the browser test needs Debian's chromium at /usr/bin/chromium and is skipped" \
+      "without it; install it as root with:" >&2
+    echo "  apt-get update && apt-get install -y chromium fonts-noto-color-emoji" >&2
+  fi
+fi

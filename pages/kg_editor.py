@@ -1,0 +1,594 @@
+"""KG editor: find an entity, see its neighbourhood, edit its triples with provenance; review the
+fix proposals analysts sent from the Ask page; browse, undo, redo and export the history; and
+ask the stored questions an edit affects again, before and after side by side.
+
+UI only: reads go through the workspace's KnowledgeGraph, every change through KBEditor or
+FeedbackLoop (core), which log it, refuse conflicts and keep the history.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+from pyvis.network import Network
+
+from core.feedback import Reask
+from core.kg.edits import Edit, EditConflict, KBEditor
+from core.kg.store import KnowledgeGraph
+from core.trace import Triple
+from core.workspace import DEFAULT_KB, Workspace
+from pages._shared import diff_text, feedback_loop, get_engine, md, offline_html
+
+COLUMNS = ["subject", "relation", "object"]
+TABLE_LIMIT = 500  # triples of one entity in the table
+GRAPH_LIMIT = 40  # triples drawn around it
+MAX_REASK = 20  # stored questions asked again at once
+MAX_MATCHES = 8
+EXPORTS = [  # label, file suffix, MIME type
+    ("KG as Turtle", ".ttl", "text/turtle"),
+    ("KG as N-Triples", ".nt", "application/n-triples"),
+    ("History as RDF Patch", ".rdfp", "application/rdf-patch"),
+    ("History as JSON lines", ".jsonl", "application/jsonl"),
+]
+
+# session-state keys
+KB, WHO, QUERY, PICK = "kge_kb", "kge_who", "kge_query", "kge_pick"
+WHY, ALLOW_NEW, ENTRY = "kge_why", "kge_allow_new", "kge_entry"
+LOADED = "kge_loaded"  # the table being edited: kb, node, version, triples, widget key
+LAST = "kge_last"  # the last accepted change and its re-ask state
+TABLE_MSG, QUEUE_MSG, HISTORY_MSG = "kge_table_msg", "kge_queue_msg", "kge_history_msg"
+_EMPTY_HEADING = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>")  # pyvis's title slots
+
+
+@dataclass
+class TableChanges:
+    """The table's edits as one KB edit: what to add (texts the editor parses), what it looks
+    like to a reader, what to remove (the loaded triples) and why it cannot be saved yet."""
+
+    add: list[str] = field(default_factory=list)
+    shown: list[str] = field(default_factory=list)
+    remove: list[Triple] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+# -- access to core --------------------------------------------------------------------------
+def workspace() -> Workspace:
+    return get_engine(open_default=False).workspace
+
+
+def editor(kb: str) -> KBEditor:
+    return workspace().editor(kb)
+
+
+def who() -> str:
+    return (st.session_state.get(WHO) or "").strip()
+
+
+def say(slot: str, kind: str, text: str) -> None:
+    """Keep a message for the next run of the page (callbacks cannot draw)."""
+    st.session_state[slot] = (kind, text)
+
+
+def show_message(slot: str) -> tuple[str, str] | None:
+    message = st.session_state.get(slot)
+    if message:
+        kind, text = message
+        {"error": st.error, "warning": st.warning, "info": st.info, "success": st.success}.get(
+            kind, st.warning
+        )(text)
+    return message
+
+
+# -- the last change and re-asking -------------------------------------------------------------
+def remember(edit: Edit, title: str) -> None:
+    """After any accepted change: find the stored questions it affects, for the re-ask panel."""
+    last = {"edit": edit, "title": title, "affected": [], "results": None, "error": None}
+    try:
+        last["affected"] = feedback_loop(open_default=False).affected(edit)
+    except ValueError as exc:  # StoreBusy
+        last["error"] = f"cannot list the affected questions: {exc}"
+    st.session_state[LAST] = last
+
+
+def dismiss_last() -> None:
+    st.session_state.pop(LAST, None)
+
+
+def render_last() -> None:
+    last = st.session_state.get(LAST)
+    if not last:
+        return
+    edit: Edit = last["edit"]
+    with st.container(border=True, key="kge_last_panel"):
+        why = f" — {md(edit.why)}" if edit.why else ""
+        st.success(f"**{md(last['title'])}**{why}")
+        with st.expander("What changed"):
+            st.code(diff_text(edit.added, edit.removed), language="diff")
+        if last["error"]:
+            st.warning(last["error"])
+        affected = last["affected"][:MAX_REASK]
+        if not affected:
+            st.caption("No stored question used what changed, so none needs asking again.")
+        else:
+            st.markdown(f"**Stored questions that used what changed ({len(last['affected'])})**")
+            st.markdown(
+                "\n".join(
+                    f"- {md(run.question)} — answered "
+                    f"{md(', '.join(run.answers[:3]) or 'nothing')} (run #{run.id})"
+                    for run in affected
+                )
+            )
+            if st.button("Re-ask", key="kge_reask", type="primary"):
+                with st.spinner("Asking again on the edited graph…"):
+                    try:
+                        last["results"] = feedback_loop(open_default=False).reask(
+                            edit, runs=affected
+                        )
+                    except ValueError as exc:
+                        last["error"] = f"re-asking failed: {exc}"
+                        st.warning(last["error"])
+            if last["results"] is not None:
+                render_reasks(last["results"])
+        st.button("Dismiss", key="kge_dismiss", on_click=dismiss_last)
+
+
+def render_reasks(results: list[Reask]) -> None:
+    for r in results:
+        with st.container(border=True):
+            marker = "🔄 changed" if r.changed else "＝ same"
+            st.markdown(f"**{md(r.run.question)}** · {marker}")
+            before, after = st.columns(2)
+            with before:
+                st.caption("Before")
+                (st.warning if r.changed else st.info)(answer_list(r.before))
+            with after:
+                st.caption("After")
+                (st.success if r.changed else st.info)(answer_list(r.after.answer_labels))
+
+
+def answer_list(labels: list[str]) -> str:
+    if not labels:
+        return "no answer"
+    more = f" (+{len(labels) - 5} more)" if len(labels) > 5 else ""
+    return ", ".join(f"**{md(label)}**" for label in labels[:5]) + more
+
+
+# -- entity: search, graph, table --------------------------------------------------------------
+def render_entity(kb: str) -> None:
+    kg = workspace().kg(kb)
+    query = st.text_input("Find an entity", key=QUERY, placeholder="e.g. Black Snake Moan")
+    if not query.strip():
+        st.caption("Type a name: exact, normalised and fuzzy matches are listed with a score.")
+        return
+    matches = {m.id: m for m in kg.lookup(query, limit=MAX_MATCHES)}
+    if not matches:
+        st.info(f"No entity of {kb} matches “{query.strip()}”.")
+        return
+    node = st.radio(
+        "Matches",
+        list(matches),
+        format_func=lambda i: (
+            f"{matches[i].label} · score {matches[i].score:.2f} "
+            f"({matches[i].how}, {matches[i].degree} links)"
+        ),
+        key=PICK,
+    )
+    loaded = st.session_state.get(LOADED)
+    if not loaded or loaded["kb"] != kb or loaded["node"] != node:
+        loaded = load_table(kb, node)
+    st.subheader(kg.label(node))
+    st.caption(f"`{node}`")
+    render_graph(kg, node)
+    render_table(kb, loaded)
+
+
+def load_table(kb: str, node: str) -> dict:
+    """Load the entity's triples and remember the KB version they were read at."""
+    version = editor(kb).version  # read before the data: a later edit is a conflict, not lost
+    triples = workspace().kg(kb).neighbourhood(node, limit=TABLE_LIMIT, per_relation=TABLE_LIMIT)
+    loaded = {
+        "kb": kb,
+        "node": node,
+        "version": version,
+        "triples": triples,
+        "key": f"kge_table_{time.time_ns()}",  # a fresh editor: unsaved edits are dropped
+    }
+    st.session_state[LOADED] = loaded
+    return loaded
+
+
+def reload_table() -> None:
+    loaded = st.session_state.get(LOADED)
+    if loaded:
+        load_table(loaded["kb"], loaded["node"])
+    st.session_state.pop(TABLE_MSG, None)
+
+
+def render_graph(kg: KnowledgeGraph, node: str) -> None:
+    triples = kg.neighbourhood(node, limit=GRAPH_LIMIT)
+    if not triples:
+        st.caption("This entity has no triples to draw.")
+        return
+    st.iframe(graph_html(node, kg.label(node), triples), height=450)
+
+
+def graph_html(center: str, label: str, triples: list[Triple]) -> str:
+    """The neighbourhood as a self-contained pyvis page (vis-network inlined, nothing remote)."""
+    net = Network(height="430px", width="100%", directed=True, cdn_resources="in_line")
+    net.add_node(center, label=_short(label), title=label, color="#f28e2b", size=24)
+    for t in triples:
+        for node_id, node_label in ((t.s, t.s_label), (t.o, t.o_label)):
+            if node_id not in net.node_ids:
+                literal = node_id.startswith('"')
+                net.add_node(
+                    node_id,
+                    label=_short(node_label),
+                    title=node_label,
+                    shape="box" if literal else "dot",
+                    color="#d3d3d3" if literal else "#76b7f2",
+                    size=14,
+                )
+        net.add_edge(t.s, t.o, label=t.p_label, title=t.p_label, font={"size": 10})
+    net.repulsion(node_distance=140, spring_length=140)
+    return offline_html(_EMPTY_HEADING.sub("", net.generate_html(notebook=False)))
+
+
+def _short(text: str, n: int = 28) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def render_table(kb: str, loaded: dict) -> None:
+    rows = pd.DataFrame(
+        [(t.s_label, t.p_label, t.o_label) for t in loaded["triples"]], columns=COLUMNS
+    )
+    st.data_editor(
+        rows,
+        key=loaded["key"],
+        num_rows="dynamic",
+        hide_index=True,
+        width="stretch",
+        column_config={c: st.column_config.TextColumn(c, required=True) for c in COLUMNS},
+    )
+    now = editor(kb).version
+    newer = f"; the KB is now at version {now}" if now != loaded["version"] else ""
+    capped = " (capped)" if len(loaded["triples"]) >= TABLE_LIMIT else ""
+    st.caption(
+        f"{len(loaded['triples'])} triples{capped} loaded at version {loaded['version']}{newer}. "
+        "Edit cells, add rows at the bottom or delete rows; names not in the graph become new "
+        "entities."
+    )
+    changes = table_changes(loaded["triples"], st.session_state.get(loaded["key"]))
+    if changes.add or changes.remove:
+        st.markdown("**Unsaved changes**")
+        st.code(diff_text(changes.shown, changes.remove), language="diff")
+    for problem in changes.problems:
+        st.warning(problem)
+    c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
+    c1.text_input("Why (required)", key=WHY, placeholder="e.g. the director was wrong")
+    c2.checkbox(
+        "Allow new relation names",
+        key=ALLOW_NEW,
+        help="a relation the graph does not have yet is created only when this is ticked",
+    )
+    buttons = st.container(horizontal=True)
+    buttons.button("Save changes", key="kge_save", type="primary", on_click=save_table, args=(kb,))
+    buttons.button(
+        "Reload", key="kge_reload_table", on_click=reload_table, help="drop unsaved edits"
+    )
+    message = show_message(TABLE_MSG)
+    if message and message[0] == "warning":  # a conflict: offer to start from the current KB
+        st.button(
+            "Reload at the current version",
+            key="kge_reload_conflict",
+            on_click=reload_table,
+            type="primary",
+        )
+
+
+def table_changes(triples: list[Triple], state: dict | None) -> TableChanges:
+    """Turn the data editor's edit state into triples to add and remove.
+
+    A changed row removes the loaded triple and adds the new one; cells left as they were keep
+    their exact node (by id, so a label shared by two entities cannot pick the wrong one)."""
+    out = TableChanges()
+    state = state or {}
+    deleted = {int(i) for i in state.get("deleted_rows") or []}
+    for pos, change in sorted((int(k), v) for k, v in (state.get("edited_rows") or {}).items()):
+        if pos in deleted or not 0 <= pos < len(triples):
+            continue
+        old = triples[pos]
+        cells, shown, problem = [], [], None
+        for col, old_id, old_label in zip(
+            COLUMNS, (old.s, old.p, old.o), (old.s_label, old.p_label, old.o_label), strict=True
+        ):
+            new = str(change.get(col, old_label) or "").strip()
+            if not new:
+                problem = f"row {pos + 1}: the {col} is empty"
+                break
+            keep = new == old_label and "|" not in old_id
+            cells.append(old_id if keep else new)
+            shown.append(new)
+        if problem:
+            out.problems.append(problem)
+        elif shown != [old.s_label, old.p_label, old.o_label]:
+            out.remove.append(old)
+            out.add.append("|".join(cells))
+            out.shown.append("|".join(shown))
+    out.remove += [triples[pos] for pos in sorted(deleted) if 0 <= pos < len(triples)]
+    for i, row in enumerate(state.get("added_rows") or [], start=1):
+        values = [str(row.get(c) or "").strip() for c in COLUMNS]
+        if not any(values):
+            continue
+        if not all(values):
+            out.problems.append(f"new row {i}: fill in subject, relation and object")
+            continue
+        out.add.append("|".join(values))
+        out.shown.append("|".join(values))
+    return out
+
+
+def save_table(kb: str) -> None:
+    """Save button callback: the table's diff as one edit based on the loaded version."""
+    loaded = st.session_state.get(LOADED)
+    if not loaded:
+        return
+    changes = table_changes(loaded["triples"], st.session_state.get(loaded["key"]))
+    why = (st.session_state.get(WHY) or "").strip()
+    if changes.problems:
+        return say(TABLE_MSG, "error", "Not saved: " + "; ".join(changes.problems))
+    if not changes.add and not changes.remove:
+        return say(TABLE_MSG, "info", "Nothing to save: the table is unchanged.")
+    if not why:
+        return say(TABLE_MSG, "error", "Not saved: say why you make this change (required).")
+    try:
+        edit = editor(kb).edit(
+            add=changes.add,
+            remove=changes.remove,
+            why=why,
+            who=who(),
+            base_version=loaded["version"],
+            allow_new_relation=bool(st.session_state.get(ALLOW_NEW)),
+        )
+    except EditConflict as exc:
+        return say(TABLE_MSG, "warning", f"Not saved — someone else edited meanwhile: {exc}")
+    except ValueError as exc:  # EditError: one readable line, nothing changed
+        return say(TABLE_MSG, "error", f"Not saved: {exc}")
+    st.session_state[WHY] = ""
+    st.session_state[ALLOW_NEW] = False
+    st.session_state.pop(TABLE_MSG, None)
+    remember(edit, f"Saved #{edit.id}")
+    load_table(kb, loaded["node"])
+
+
+# -- fix proposals ---------------------------------------------------------------------------
+def render_queue(kb: str) -> None:
+    loop = feedback_loop(open_default=False)
+    show_message(QUEUE_MSG)
+    try:
+        proposals = loop.runs.proposals(kb=kb, status=None)
+    except ValueError as exc:
+        st.error(f"Cannot read the proposals: {exc}")
+        return
+    pending = [p for p in proposals if p.status == "pending"]
+    if not pending:
+        st.info(
+            "No fix proposal waits for review. On the Ask page, give feedback with triples "
+            "to add or remove to send one here."
+        )
+    version = editor(kb).version
+    for p in pending:
+        with st.container(border=True, key=f"kge_proposal_{p.id}"):
+            st.markdown(f"**Proposal #{p.id}** · feedback #{p.feedback_id} on run #{p.run_id}")
+            try:
+                run = loop.runs.get(p.run_id)
+                feedback = next(
+                    (f for f in loop.runs.feedback_for(p.run_id) if f.id == p.feedback_id), None
+                )
+            except ValueError as exc:
+                st.warning(f"run #{p.run_id}: {exc}")
+            else:
+                answered = ", ".join(run.answers[:3]) or "nothing"
+                st.markdown(f"Question: **{md(run.question)}** — answered {md(answered)}")
+                if feedback:
+                    rating = {1: "👍", -1: "👎"}.get(feedback.rating, "")
+                    by = f" by {md(feedback.who)}" if feedback.who else ""
+                    st.markdown(f"Feedback{by}: {rating} {md(feedback.comment or '(no comment)')}")
+            st.code(diff_text(p.add, p.remove), language="diff")
+            row = st.container(horizontal=True, vertical_alignment="center")
+            row.button(
+                "Accept",
+                key=f"kge_accept_{p.id}",
+                type="primary",
+                on_click=accept_proposal,
+                args=(p.id, version),
+            )
+            row.button("Reject", key=f"kge_reject_{p.id}", on_click=reject_proposal, args=(p.id,))
+            row.checkbox("allow new relation names", key=f"kge_accept_new_{p.id}")
+    decided = [p for p in proposals if p.status != "pending"]
+    if decided:
+        with st.expander(f"Decided proposals ({len(decided)})"):
+            st.dataframe(
+                pd.DataFrame(
+                    [
+                        {
+                            "proposal": p.id,
+                            "status": p.status,
+                            "edit": f"#{p.edit_id}" if p.edit_id else "",
+                            "by": p.decided_by,
+                            "when": _when(p.decided_at),
+                            "change": diff_text(p.add, p.remove).replace("\n", " · "),
+                        }
+                        for p in reversed(decided)
+                    ]
+                ),
+                hide_index=True,
+            )
+
+
+def accept_proposal(proposal_id: int, version: int) -> None:
+    try:
+        edit = feedback_loop(open_default=False).accept(
+            proposal_id,
+            who=who(),
+            base_version=version,
+            allow_new_relation=bool(st.session_state.get(f"kge_accept_new_{proposal_id}")),
+        )
+    except EditConflict as exc:
+        return say(QUEUE_MSG, "warning", f"Proposal #{proposal_id} not applied: {exc}")
+    except ValueError as exc:  # EditError, FeedbackError, StoreBusy
+        return say(QUEUE_MSG, "error", f"Proposal #{proposal_id} not applied: {exc}")
+    st.session_state.pop(QUEUE_MSG, None)
+    remember(edit, f"Accepted proposal #{proposal_id} as #{edit.id}")
+
+
+def reject_proposal(proposal_id: int) -> None:
+    try:
+        feedback_loop(open_default=False).reject(proposal_id, who=who())
+    except ValueError as exc:
+        return say(QUEUE_MSG, "error", f"Proposal #{proposal_id}: {exc}")
+    say(QUEUE_MSG, "info", f"Rejected proposal #{proposal_id}.")
+
+
+# -- history ---------------------------------------------------------------------------------
+def render_history(kb: str) -> None:
+    ed = editor(kb)
+    history = ed.history()
+    undone = ed.undone()
+    show_message(HISTORY_MSG)
+    if not history:
+        st.info(f"No edits yet: {kb} is as imported.")
+    else:
+        newest_first = list(reversed(history))
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {
+                        "id": e.id,
+                        "when": _when(e.at),
+                        "kind": e.kind + (f" #{e.target}" if e.target is not None else ""),
+                        "who": e.who,
+                        "why": e.why,
+                        "+": len(e.added),
+                        "−": len(e.removed),
+                        "undone?": "undone" if e.id in undone else "",
+                        "feedback": f"#{e.feedback_id}" if e.feedback_id else "",
+                    }
+                    for e in newest_first
+                ]
+            ),
+            hide_index=True,
+        )
+        by_id = {e.id: e for e in history}
+        pick = st.selectbox(
+            "Entry",
+            [e.id for e in newest_first],
+            format_func=lambda i: f"#{i} {by_id[i].kind} — {by_id[i].why or '(no reason)'}",
+            key=f"{ENTRY}_{ed.version}",  # a new entry selects the newest again
+        )
+        entry = by_id[pick]
+        st.code(diff_text(entry.added, entry.removed), language="diff")
+        target = entry.id if entry.kind == "edit" else entry.target
+        version = ed.version
+        buttons = st.container(horizontal=True)
+        buttons.button(
+            f"Undo #{target}",
+            key="kge_undo",
+            disabled=target is None or target in undone,
+            on_click=undo_redo,
+            args=(kb, "undo", target, version),
+        )
+        buttons.button(
+            f"Redo #{target}",
+            key="kge_redo",
+            disabled=target is None or target not in undone,
+            on_click=undo_redo,
+            args=(kb, "redo", target, version),
+        )
+    st.markdown("**Download**")
+    downloads = st.container(horizontal=True)
+    for label, suffix, mime in EXPORTS:
+        downloads.download_button(
+            label,
+            data=partial(export_bytes, ed, suffix),  # made only when clicked
+            file_name=f"{kb}-v{ed.version}{suffix}",
+            mime=mime,
+            key=f"kge_export{suffix}",
+            on_click="ignore",
+        )
+
+
+def undo_redo(kb: str, kind: str, target: int, version: int) -> None:
+    ed = editor(kb)
+    try:
+        do = ed.undo if kind == "undo" else ed.redo
+        edit = do(target, who=who(), base_version=version)
+    except EditConflict as exc:
+        return say(HISTORY_MSG, "warning", f"Not done: {exc}")
+    except ValueError as exc:
+        return say(HISTORY_MSG, "error", f"Not done: {exc}")
+    st.session_state.pop(HISTORY_MSG, None)
+    remember(edit, f"{'Undid' if kind == 'undo' else 'Redid'} #{target} (entry #{edit.id})")
+
+
+def export_bytes(ed: KBEditor, suffix: str) -> bytes:
+    """KBEditor.export writes a file; hand its bytes to the download button."""
+    with tempfile.TemporaryDirectory(prefix="knowloop-export-") as tmp:
+        path = Path(tmp) / f"{ed.name}{suffix}"
+        ed.export(path)
+        return path.read_bytes()
+
+
+def _when(at: float | None) -> str:
+    return datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M:%S") if at else ""
+
+
+# -- page ------------------------------------------------------------------------------------
+def choose_kb() -> str | None:
+    ws = workspace()
+    names = ws.kb_names()
+    if not names:
+        with st.spinner("Importing the bundled knowledge graph (once)…"):
+            try:
+                ws.resolve(None)
+            except ValueError as exc:
+                st.error(f"Cannot open the bundled knowledge graph: {exc}")
+                return None
+        names = ws.kb_names()
+    c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
+    index = names.index(DEFAULT_KB) if DEFAULT_KB in names else 0
+    kb = c1.selectbox("Knowledge graph", names, index=index, key=KB)
+    c2.text_input("Your name", key=WHO, help="recorded with every change you make")
+    c3.metric("Version", editor(kb).version, help="id of the last change (0: as imported)")
+    return kb
+
+
+def main() -> None:
+    st.title("KG editor")
+    st.markdown(
+        "Correct the knowledge graph: every change is logged with who and why, can be undone, "
+        "and the stored questions it affects can be asked again."
+    )
+    kb = choose_kb()
+    if kb is None:
+        return
+    render_last()
+    entity, queue, history = st.tabs(
+        ["Entity", "Fix proposals", "History"], key="kge_tab", on_change="rerun"
+    )
+    with entity:
+        render_entity(kb)
+    with queue:
+        render_queue(kb)
+    with history:
+        render_history(kb)
+
+
+main()

@@ -1,0 +1,117 @@
+"""Helpers for the real-browser test: start the app on a free port, launch Debian's chromium
+through Playwright, wait for Streamlit to settle, and watch that nothing leaves localhost.
+
+Playwright's own browser downloads are never used (they cannot be fetched here): setup.sh
+installs Debian's `chromium` and the test drives /usr/bin/chromium.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+LOCAL_PREFIXES = (
+    "http://localhost",
+    "http://127.0.0.1",
+    "ws://localhost",
+    "ws://127.0.0.1",
+    "data:",
+    "blob:",
+    "about:",
+)
+REPO = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def streamlit_app(home: Path, log_path: Path, timeout_s: float = 60) -> Iterator[str]:
+    """Run `streamlit run streamlit_app.py` on a free port with KNOWLOOP_HOME=home; yields
+    the base URL once /_stcore/health answers, and stops the server afterwards."""
+    port = free_port()
+    env = {**os.environ, "KNOWLOOP_HOME": str(home), "PYTHONUNBUFFERED": "1"}
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        "streamlit_app.py",
+        "--server.headless",
+        "true",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--server.fileWatcherType",
+        "none",
+        "--browser.gatherUsageStats",
+        "false",
+    ]
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            wait_healthy(base, proc, timeout_s, log_path)
+            yield base
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def wait_healthy(base: str, proc: subprocess.Popen, timeout_s: float, log_path: Path) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited ({proc.returncode}):\n{log_path.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"streamlit did not become healthy in {timeout_s}s:\n{log_path.read_text()}")
+
+
+def launch_chromium(playwright):
+    return playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+    )
+
+
+def wait_idle(page, timeout_ms: float = 30_000) -> None:
+    """Let a rerun start, then wait until the script is no longer running."""
+    page.wait_for_timeout(300)
+    page.wait_for_selector(
+        '[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms
+    )
+
+
+def external(urls: list[str]) -> list[str]:
+    """The URLs that left this machine."""
+    return [u for u in urls if not u.startswith(LOCAL_PREFIXES)]
