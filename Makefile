@@ -11,7 +11,8 @@ run: setup
 	.venv/bin/streamlit run streamlit_app.py --server.port $(PORT) \
 		--server.headless true --browser.gatherUsageStats false
 
-test: setup
+test:
+	@scripts/setup.sh --with-browser
 	.venv/bin/ruff check core pages tests benchmarks streamlit_app.py
 	.venv/bin/pytest
 

@@ -16,10 +16,10 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install --quiet -e ".[test]"
   echo "$want" > "$stamp"
 fi
-# The browser test (tests/test_browser.py) drives Debian's chromium through Playwright; the
-# browsers `playwright install` would download cannot be fetched here, so it is never run.
-# The emoji font only makes the test's screenshots show the page's 👍/👎 as users see them.
-if [ ! -x /usr/bin/chromium ]; then
+# With --with-browser (the test command): the browser test (tests/test_browser.py) drives
+# Debian's chromium through Playwright; the browsers `playwright install` would download cannot
+# be fetched here, so it is never run. The emoji font makes the page's 👍/👎 render.
+if [ "${1:-}" = "--with-browser" ] && [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji

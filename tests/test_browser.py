@@ -7,6 +7,7 @@ Playwright against `streamlit run`; screenshots of each stage go to test-artifac
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -24,6 +25,8 @@ from tests.browser_util import (
 )
 
 if not CHROMIUM.exists():
+    if os.environ.get("CI"):  # CI installs chromium (make test); never let the test vanish there
+        raise RuntimeError(f"{CHROMIUM} is missing on CI: scripts/setup.sh --with-browser failed")
     pytest.skip(
         f"{CHROMIUM} is missing: install Debian's chromium (scripts/setup.sh does, as root)",
         allow_module_level=True,
