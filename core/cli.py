@@ -43,6 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("knowloop: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug or an environment fault: one line, not a traceback
+        print(
+            f"knowloop: unexpected error ({type(exc).__name__}): {_one_line(exc)}", file=sys.stderr
+        )
+        return 1
 
 
 def _parser() -> argparse.ArgumentParser:

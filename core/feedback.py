@@ -50,8 +50,13 @@ class FeedbackLoop:
         if proposal.status != "pending":
             raise EditError(f"proposal #{proposal_id} is already {proposal.status}")
         editor = self.engine.workspace.editor(proposal.kb)
-        done = [e for e in editor.history() if e.kind == "edit" and e.feedback_id is not None
-                and e.feedback_id == proposal.feedback_id]
+        done = [
+            e
+            for e in editor.history()
+            if e.kind == "edit"
+            and e.feedback_id is not None
+            and e.feedback_id == proposal.feedback_id
+        ]
         if done:  # the edit was made but closing the proposal failed (e.g. store busy): finish
             self.runs.decide(proposal_id, accepted=True, edit_id=done[-1].id, who=who)
             return done[-1]
@@ -68,6 +73,7 @@ class FeedbackLoop:
         return edit
 
     def reject(self, proposal_id: int, *, who: str = "") -> Proposal:
+        self.runs.proposal(proposal_id)  # an unknown id is refused before anything is written
         return self.runs.decide(proposal_id, accepted=False, who=who)
 
     def affected(self, edit: Edit) -> list[StoredRun]:

@@ -35,6 +35,7 @@ from core.kg.edits import (
     fold_log,
     log_signature,
     log_version,
+    open_for_reading,
     store_version,
 )
 from core.kg.importer import KBFileError, KBStream, kb_base_iri, stream_kb_file
@@ -116,10 +117,10 @@ class Workspace:
         signature = log_signature(kb_dir)
         kg = self._open.get(name)
         if kg is None or kg.log_signature != signature:
-            kg = KnowledgeGraph.open(kb_dir, name=name)
+            kg = open_for_reading(kb_dir, name)
             if store_version(kg.store) < log_version(kb_dir):  # a crash left the store behind
                 KBEditor(kb_dir, kg).recover()
-                kg = KnowledgeGraph.open(kb_dir, name=name)
+                kg = open_for_reading(kb_dir, name)
             fold_log(kg.index, kb_dir / LOG_NAME, kg.has_edge)
             kg.log_signature = signature
             self._open[name] = kg

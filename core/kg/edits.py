@@ -133,7 +133,7 @@ class KBEditor:
     ) -> tuple[Triple, list[Triple]]:
         """Read "subject|relation|object" (names, <IRIs> or "literals") into a Triple, plus the
         schema triples (labels, property type) a new entity or relation needs."""
-        if not isinstance(text, str) or "\x00" in text:
+        if not isinstance(text, str):
             raise EditError("a triple must be text")
         parts = [p.strip() for p in text.split("|")]
         if len(parts) != 3:
@@ -310,10 +310,23 @@ class KBEditor:
                 edit = self._write(
                     store, kind, added, removed, schema, why, who, target, feedback_id, base_version
                 )
+            except EditError as exc:
+                # The traceback would keep this frame's read-write handle alive and lock the
+                # store for every later edit: raise a fresh error without it.
+                store = None
+                if not self._batch:
+                    self._close_store()
+                exc.__traceback__ = None
+                raise type(exc)(str(exc)) from None
             except BaseException:
+                store = None
                 if not self._batch:
                     self._close_store()
                 raise
+            # the editor's own read view learns the edit, so its next names resolve
+            self.kg.index.apply(edit.added, edit.removed, _HasEdge(store))
+            self.kg.index.kb_version = edit.id
+            self.kg.forget_caches()
             if not self._batch:
                 self._finish(store)
         return edit
@@ -479,6 +492,26 @@ def rdf_patch(edits: list[Edit]) -> str:
 
 
 # -- log file -------------------------------------------------------------------------------
+def open_for_reading(kb_dir: Path, name: str, attempts: int = 6) -> KnowledgeGraph:
+    """Open a KB read-only while no edit is being written (a shared lock against writers'
+    exclusive one), retrying briefly: RocksDB's read-only open may fail while another process
+    compacts the store."""
+    kb_dir = Path(kb_dir)
+    for attempt in range(attempts):
+        try:
+            with open(kb_dir / ".edit.lock", "a") as fh:
+                fcntl.flock(fh, fcntl.LOCK_SH)
+                try:
+                    return KnowledgeGraph.open(kb_dir, name=name)
+                finally:
+                    fcntl.flock(fh, fcntl.LOCK_UN)
+        except (RuntimeError, OSError):
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
 def log_signature(kb_dir: Path) -> tuple[int, int] | None:
     """Changes whenever an entry is appended: readers compare it to know when to reopen."""
     try:
@@ -515,26 +548,40 @@ class _HasEdge:
         return KnowledgeGraph("writer", self.store, KGIndex()).has_edge(node_id, rel_id, direction)
 
 
+_LOG_CACHE: dict[str, tuple[int, int, int, list[dict]]] = {}  # path -> (inode, end, size, entries)
+
+
 def _read_log(path: Path, repair: bool = False) -> list[dict]:
     """Entries of the log; a torn last line (crash while appending) is ignored, or cut off
-    when `repair` (only under the write lock)."""
-    if not path.exists():
+    when `repair` (only under the write lock). Only bytes appended since the last read are
+    parsed, so an edit costs the same with 10 or 10,000 entries in the log."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
         return []
-    data = path.read_bytes()
-    entries: list[dict] = []
-    good_end = 0
-    for line in data.splitlines(keepends=True):
-        if not line.endswith(b"\n"):
-            break
-        try:
-            entries.append(json.loads(line))
-        except json.JSONDecodeError:
-            break
-        good_end += len(line)
-    if repair and good_end < len(data):
+    key = str(path)
+    inode, end, size, entries = _LOG_CACHE.get(key, (st.st_ino, 0, 0, []))
+    if inode != st.st_ino or st.st_size < end:  # replaced or truncated: read it all again
+        end, entries = 0, []
+    if st.st_size != size or end == 0:
+        with open(path, "rb") as fh:
+            fh.seek(end)
+            tail = fh.read()
+        entries = list(entries)
+        for line in tail.splitlines(keepends=True):
+            if not line.endswith(b"\n"):
+                break
+            try:
+                entries.append(json.loads(line))
+            except json.JSONDecodeError:
+                break
+            end += len(line)
+        _LOG_CACHE[key] = (st.st_ino, end, st.st_size, entries)
+    if repair and end < st.st_size:
         with open(path, "r+b") as fh:
-            fh.truncate(good_end)
+            fh.truncate(end)
             os.fsync(fh.fileno())
+        _LOG_CACHE[key] = (st.st_ino, end, end, entries)
     return entries
 
 

@@ -362,6 +362,11 @@ class KnowledgeGraph:
         store.bulk_load(input=ntriples, format=ox.RdfFormat.N_TRIPLES)
         return cls(name, store, build_index(store_triples(store)))
 
+    def forget_caches(self) -> None:
+        """After the index changed in place: derived lookups are rebuilt on next use."""
+        self.__dict__.pop("_norm_keys", None)
+        self._lexicon = None
+
     @cached_property
     def graph(self):
         """The same store through the rdflib Graph API (oxrdflib), for users and tools."""
