@@ -12,7 +12,6 @@ interrupted import leaves the workspace exactly as it was.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import itertools
 import json
@@ -23,7 +22,6 @@ import shutil
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -41,6 +39,7 @@ from core.kg.edits import (
 from core.kg.importer import KBFileError, KBStream, kb_base_iri, stream_kb_file
 from core.kg.store import KGIndex, KnowledgeGraph, build_index, ntriples_triples, save_index
 from core.kg.terms import is_literal_id
+from core.locks import file_lock
 
 DEFAULT_KB = "metaqa"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -206,16 +205,9 @@ class Workspace:
                 raise
         return info
 
-    @contextmanager
     def _lock(self):
         """Serialise imports between processes (CLI and app may run side by side)."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / ".lock", "w") as fh:
-            fcntl.flock(fh, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+        return file_lock(self.root / ".lock")
 
 
 def _schema_ntriples(schema: Path, base_iri: str) -> str:

@@ -13,14 +13,13 @@ import time
 import types
 from pathlib import Path
 
-import pyoxigraph as ox
 import pytest
 
 import core.kg.edits as edits
 from core.cli import EXIT_CONFLICT, main
 from core.kg.edits import LOG_NAME, Edit, EditConflict, EditError, KBEditor
-from core.kg.importer import entity_term, relation_term
 from core.workspace import Workspace
+from tests.kg_checks import E, Key, R, replay, store_triples
 
 KB = "football"
 REPO = Path(__file__).resolve().parents[1]
@@ -31,32 +30,6 @@ HAALAND_TO_ARSENAL = "Erling Haaland|plays_for|Arsenal"
 HAALAND_AT_CITY = "Erling Haaland|plays_for|Manchester City"
 SALAH_BORN = "Mohamed Salah|born_in|Cairo"
 HAALAND_BORN = "Erling Haaland|born_in|Bristol"
-
-Key = tuple[str, str, str]
-
-
-def E(name: str) -> str:
-    return entity_term(name, KB)
-
-
-def R(name: str) -> str:
-    return relation_term(name, KB)
-
-
-def store_triples(kb_dir: Path) -> set[Key]:
-    store = ox.Store.read_only(str(kb_dir / "store"))
-    return {
-        (str(q.subject), str(q.predicate), str(q.object))
-        for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())
-    }
-
-
-def replay(base: set[Key], history: list[Edit]) -> set[Key]:
-    state = set(base)
-    for entry in history:
-        state -= {(t.s, t.p, t.o) for t in entry.removed}
-        state |= {(t.s, t.p, t.o) for t in entry.added}
-    return state
 
 
 @pytest.fixture

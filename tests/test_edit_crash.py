@@ -23,9 +23,10 @@ import pyoxigraph as ox
 import pytest
 
 from core.engine import Engine
-from core.kg.edits import Edit, store_version
+from core.kg.edits import store_version
 from core.kg.store import KnowledgeGraph, rebuild_index
 from core.workspace import Workspace
+from tests.kg_checks import index_view, replay, store_triples
 
 KB = "football"
 REPO = Path(__file__).resolve().parents[1]
@@ -33,38 +34,6 @@ WORKER = Path(__file__).resolve().parent / "scripts" / "edit_worker.py"
 N_EDITS = 1000
 # The kill point is drawn from (almost) the whole run of 1,000 edits (~13 s here).
 KILL_AFTER = (50, 950)
-
-Key = tuple[str, str, str]
-
-
-def store_triples(kb_dir: Path) -> set[Key]:
-    store = ox.Store.read_only(str(kb_dir / "store"))
-    return {
-        (str(q.subject), str(q.predicate), str(q.object))
-        for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())
-    }
-
-
-def replay(base: set[Key], history: list[Edit]) -> set[Key]:
-    state = set(base)
-    for entry in history:
-        for t in entry.removed:
-            assert (t.s, t.p, t.o) in state, f"#{entry.id} removes a triple that is not there"
-            state.discard((t.s, t.p, t.o))
-        for t in entry.added:
-            assert (t.s, t.p, t.o) not in state, f"#{entry.id} adds a triple already there"
-            state.add((t.s, t.p, t.o))
-    return state
-
-
-def index_view(kg: KnowledgeGraph) -> dict:
-    nodes = {n for n, roles in kg.index.roles.items() if roles}
-    return {
-        "roles": {n: sorted(kg.roles(n)) for n in nodes},
-        "labels": {n: kg.label(n) for n in nodes},
-        "relations": {r.id: r.count for r in kg.relations if r.count > 0},
-        "n_triples": kg.index.n_triples,
-    }
 
 
 def run_and_kill(home: Path, seed: int) -> tuple[list[int], str]:

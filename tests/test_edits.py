@@ -27,58 +27,22 @@ from core.kg.edits import (
     rdf_patch,
     store_version,
 )
-from core.kg.importer import entity_term, literal_term, relation_term
+from core.kg.importer import literal_term
 from core.kg.store import KnowledgeGraph, load_index, rebuild_index
 from core.trace import Triple
 from core.workspace import Workspace
+from tests.kg_checks import E, Key, R, index_view, key, replay, store_triples
 
 KB = "football"
 LABEL = "<http://www.w3.org/2000/01/rdf-schema#label>"
 RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
 
 
-def E(name: str) -> str:
-    return entity_term(name, KB)
-
-
-def R(name: str) -> str:
-    return relation_term(name, KB)
-
-
-Key = tuple[str, str, str]
-
-
 # -- helpers ---------------------------------------------------------------------------------
-
-
-def store_triples(kb_dir: Path) -> set[Key]:
-    """The default graph of a KB's store, read through a fresh read-only handle."""
-    store = ox.Store.read_only(str(kb_dir / "store"))
-    return {
-        (str(q.subject), str(q.predicate), str(q.object))
-        for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())
-    }
 
 
 def stored_version(kb_dir: Path) -> int:
     return store_version(ox.Store.read_only(str(kb_dir / "store")))
-
-
-def replay(base: set[Key], history: list[Edit]) -> set[Key]:
-    """The original import with every logged entry applied in order."""
-    state = set(base)
-    for entry in history:
-        for t in entry.removed:
-            assert (t.s, t.p, t.o) in state, f"#{entry.id} removes a triple that is not there"
-            state.discard((t.s, t.p, t.o))
-        for t in entry.added:
-            assert (t.s, t.p, t.o) not in state, f"#{entry.id} adds a triple already there"
-            state.add((t.s, t.p, t.o))
-    return state
-
-
-def key(t: Triple) -> Key:
-    return (t.s, t.p, t.o)
 
 
 def assert_log_matches_store(ws: Workspace, base: set[Key]) -> None:
@@ -86,18 +50,6 @@ def assert_log_matches_store(ws: Workspace, base: set[Key]) -> None:
     history = KBEditor(kb_dir, ws.kg(KB)).history()
     assert store_triples(kb_dir) == replay(base, history)
     assert stored_version(kb_dir) == (history[-1].id if history else 0)
-
-
-def index_view(kg: KnowledgeGraph, nodes: set[str]) -> dict:
-    """What linking and planning read from the index, in a form independent of role codes."""
-    return {
-        "roles": {n: sorted(kg.roles(n)) for n in nodes},
-        "labels": {n: kg.label(n) for n in nodes},
-        "degree": {n: kg.degree(n) for n in nodes},
-        "findable": {n: n in kg.exact(kg.label(n)) for n in nodes if kg.roles(n)},
-        "relations": {r.id: (r.label, r.count) for r in kg.relations if r.count > 0},
-        "n_triples": kg.index.n_triples,
-    }
 
 
 def assert_index_equals_rebuild(kg: KnowledgeGraph, kb_dir: Path, extra: set[str] = frozenset()):

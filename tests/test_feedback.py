@@ -11,43 +11,20 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pyoxigraph as ox
 import pytest
 
 from core.engine import Engine
 from core.feedback import FeedbackLoop
 from core.kg.edits import LOG_NAME, Edit, EditError
-from core.kg.importer import entity_term, relation_term
 from core.runs import FeedbackError
 from core.trace import Triple
 from core.workspace import Workspace
+from tests.kg_checks import E, R, key, store_triples
 
 KB = "football"
 QUESTION = "Who coaches Arsenal?"
 WRONG = "Arsenal|coached_by|Arne Slot"
 RIGHT = "Arsenal|coached_by|Mikel Arteta"
-
-Key = tuple[str, str, str]
-
-
-def E(name: str) -> str:
-    return entity_term(name, KB)
-
-
-def R(name: str) -> str:
-    return relation_term(name, KB)
-
-
-def key(t: Triple) -> Key:
-    return (t.s, t.p, t.o)
-
-
-def store_triples(kb_dir: Path) -> set[Key]:
-    store = ox.Store.read_only(str(kb_dir / "store"))
-    return {
-        (str(q.subject), str(q.predicate), str(q.object))
-        for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())
-    }
 
 
 def refused(call, kind: type[Exception] = EditError) -> str:

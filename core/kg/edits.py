@@ -13,7 +13,6 @@ log's is refused as a conflict when a newer entry touched the same (subject, rel
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import time
@@ -39,7 +38,8 @@ from core.kg.store import (
     rebuild_index,
     save_index,
 )
-from core.kg.terms import RDF_TYPE, RDFS_LABEL, is_literal_id, term_from_id
+from core.kg.terms import RDF_TYPE, RDFS_LABEL, is_literal_id, local_name, term_from_id
+from core.locks import file_lock
 from core.text import normalize
 from core.trace import Triple
 
@@ -48,6 +48,7 @@ META_SUBJECT = "<urn:knowloop:kb>"
 META_VERSION = "<urn:knowloop:version>"
 RDF_PROPERTY = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#Property>"
 LOG_NAME = "edits.jsonl"
+EDIT_LOCK = ".edit.lock"
 MAX_TRIPLES_PER_EDIT = 10_000
 MAX_FIELD_CHARS = 2_000
 
@@ -441,15 +442,8 @@ class KBEditor:
             _apply(store, edit)
         return len(pending)
 
-    @contextmanager
     def _locked(self):
-        self.kb_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.kb_dir / ".edit.lock", "w") as fh:
-            fcntl.flock(fh, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+        return file_lock(self.kb_dir / EDIT_LOCK)
 
     def _open_store(self) -> ox.Store:
         if self._store is None:
@@ -499,12 +493,8 @@ def open_for_reading(kb_dir: Path, name: str, attempts: int = 6) -> KnowledgeGra
     kb_dir = Path(kb_dir)
     for attempt in range(attempts):
         try:
-            with open(kb_dir / ".edit.lock", "a") as fh:
-                fcntl.flock(fh, fcntl.LOCK_SH)
-                try:
-                    return KnowledgeGraph.open(kb_dir, name=name)
-                finally:
-                    fcntl.flock(fh, fcntl.LOCK_UN)
+            with file_lock(kb_dir / EDIT_LOCK, shared=True):
+                return KnowledgeGraph.open(kb_dir, name=name)
         except (RuntimeError, OSError):
             if attempt == attempts - 1:
                 raise
@@ -642,8 +632,6 @@ def _pick(kg: KnowledgeGraph, name: str) -> str | None:
 
 
 def _local(rel_id: str) -> str:
-    from core.kg.terms import local_name
-
     return local_name(rel_id[1:-1]) if rel_id.startswith("<") else rel_id
 
 
