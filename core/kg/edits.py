@@ -325,11 +325,12 @@ class KBEditor:
                     self._close_store()
                 raise
             # the editor's own read view learns the edit, so its next names resolve
+            current = self.kg.index.kb_version == edit.id - 1
             self.kg.index.apply(edit.added, edit.removed, _HasEdge(store))
             self.kg.index.kb_version = edit.id
             self.kg.forget_caches()
             if not self._batch:
-                self._finish(store)
+                self._finish(store, self.kg.index if current else None)
         return edit
 
     def _write(
@@ -413,13 +414,16 @@ class KBEditor:
                 with self._locked():
                     self._finish(self._store)
 
-    def _finish(self, store: ox.Store) -> None:
-        """After writing: fold the new entries into the saved index, release the store."""
+    def _finish(self, store: ox.Store, current: KGIndex | None = None) -> None:
+        """After writing: save an index that includes the new entries, release the store.
+        `current` is the editor's own index when it is known to be up to date."""
         index_path = self.kb_dir / "index.pickle"
-        index = load_index(index_path)
-        if index.version != INDEX_VERSION:
-            index = rebuild_index(store)
-        fold_log(index, self.log_path, _HasEdge(store))
+        index = current
+        if index is None:
+            index = load_index(index_path)
+            if index.version != INDEX_VERSION:
+                index = rebuild_index(store)
+            fold_log(index, self.log_path, _HasEdge(store))
         save_index(index, index_path)
         self._close_store()
 
