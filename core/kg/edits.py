@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -37,6 +38,7 @@ from core.kg.store import (
     load_index,
     rebuild_index,
     save_index,
+    store_has_edge,
 )
 from core.kg.terms import RDF_TYPE, RDFS_LABEL, is_literal_id, local_name, term_from_id
 from core.locks import file_lock
@@ -326,7 +328,7 @@ class KBEditor:
                 raise
             # the editor's own read view learns the edit, so its next names resolve
             current = self.kg.index.kb_version == edit.id - 1
-            self.kg.index.apply(edit.added, edit.removed, _HasEdge(store))
+            self.kg.index.apply(edit.added, edit.removed, partial(store_has_edge, store))
             self.kg.index.kb_version = edit.id
             self.kg.forget_caches()
             if not self._batch:
@@ -423,7 +425,7 @@ class KBEditor:
             index = load_index(index_path)
             if index.version != INDEX_VERSION:
                 index = rebuild_index(store)
-            fold_log(index, self.log_path, _HasEdge(store))
+            fold_log(index, self.log_path, partial(store_has_edge, store))
         save_index(index, index_path)
         self._close_store()
 
@@ -530,16 +532,6 @@ def fold_log(index: KGIndex, log_path: Path, has_edge) -> int:
             index.kb_version = edit.id
             n += 1
     return n
-
-
-class _HasEdge:
-    """has_edge over a raw store (the writer's read-write handle)."""
-
-    def __init__(self, store: ox.Store):
-        self.store = store
-
-    def __call__(self, node_id: str, rel_id: str, direction: str) -> bool:
-        return KnowledgeGraph("writer", self.store, KGIndex()).has_edge(node_id, rel_id, direction)
 
 
 _LOG_CACHE: dict[str, tuple[int, int, int, list[dict]]] = {}  # path -> (inode, end, size, entries)

@@ -158,6 +158,18 @@ class KGIndex:
                 self.roles[node] = tuple(r for r in self.roles[node] if r != role)
 
 
+def store_has_edge(store: ox.Store, node_id: str, rel_id: str, direction: Direction) -> bool:
+    """Does a node take part in a relation in that direction, in this store?"""
+    node, pred = term_from_id(node_id), term_from_id(rel_id)
+    if direction == "out":
+        if isinstance(node, ox.Literal):
+            return False
+        pattern = (node, pred, None)
+    else:
+        pattern = (None, pred, node)
+    return next(iter(store.quads_for_pattern(*pattern, ox.DefaultGraph())), None) is not None
+
+
 def store_triples(store: ox.Store) -> Iterator[tuple[str, str, str]]:
     """The default graph of a store as (subject, predicate, object) ids."""
     for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph()):
@@ -459,16 +471,7 @@ class KnowledgeGraph:
 
     def has_edge(self, node_id: str, rel_id: str, direction: Direction) -> bool:
         """Does the node take part in the relation in that direction (at least one triple)?"""
-        node, pred = term_from_id(node_id), term_from_id(rel_id)
-        if direction == "out":
-            pattern = (node, pred, None) if not isinstance(node, ox.Literal) else None
-        else:
-            pattern = (None, pred, node)
-        if pattern is None:
-            return False
-        return (
-            next(iter(self.store.quads_for_pattern(*pattern, ox.DefaultGraph())), None) is not None
-        )
+        return store_has_edge(self.store, node_id, rel_id, direction)
 
     def neighbourhood(self, node_id: str, limit: int = 60, per_relation: int = 12) -> list[Triple]:
         """Triples around a node in both directions, bounded and ranked.
