@@ -36,7 +36,8 @@ class RuleJudge:
         detours = align(qa, hops, constraint_rels, used).unexplained
         rel, direction = state.arrival or hops[-1]
         kind = answer_type_fit(qa, self.kg, rel, direction)
-        reward = round(cover * (1.0 if kind >= 0 else 0.5) * 0.5**detours, 4)
+        unused = _names_not_on_path(qa, used, chain)
+        reward = round(cover * (1.0 if kind >= 0 else 0.5) * 0.5 ** (detours + len(unused)), 4)
         words = ", ".join(sorted({self.kg.label(m.rel_id) for m in qa.mentions_outside(*used)}))
         path = " → ".join(self.kg.label(r) + ("" if d == "out" else "⁻¹") for r, d in hops)
         verdict = {1.0: "fits", 0.0: "is not constrained", -1.0: "does not fit"}[kind]
@@ -44,6 +45,7 @@ class RuleJudge:
             f"path explains {cover:.0%} of the relation words (question names: "
             f"{words or 'none'}; path: {path}); answer type {verdict}"
             + (f"; {detours} hop(s) the question does not explain" if detours else "")
+            + (f"; not yet used: {', '.join(m.text for m in unused)}" if unused else "")
         )
         return Judgement(reward, reason)
 
@@ -67,3 +69,18 @@ def chain_hops(chain: list[Triple], topics: set[str]) -> tuple[list[tuple[str, s
         else:
             constraints.append(t.p)
     return hops, constraints
+
+
+def _names_not_on_path(qa, used, chain: list[Triple]) -> list:
+    """Names written in the question (capitalised or [bracketed]) that the path has not used
+    yet: a second topic entity still to intersect with, so the judge is not yet satisfied."""
+    nodes = {n for t in chain for n in (t.s, t.o)}
+    on_path = [m for m in used if any(i in nodes for i in m.ids)]
+    names = [m for m in qa.entities if m.capitalized or m.bracketed]
+    missing = []
+    for m in sorted(names, key=lambda m: -m.link_score):
+        if any(m.overlaps(u) for u in on_path) or any(m.overlaps(x) for x in missing):
+            continue
+        if any(m.overlaps(u) for u in used):  # planned (a constraint not applied yet)
+            missing.append(m)
+    return missing

@@ -134,11 +134,6 @@ def test_agent_noun_focus_does_not_add_hops(football_engine: Engine) -> None:
     assert trace.answer_labels == ["Bukayo Saka"]
 
 
-@pytest.mark.xfail(
-    reason="a lower-case entity name ('goalkeeper') is never used as a constraint, so every "
-    "Arsenal player is returned",
-    strict=True,
-)
 def test_lower_case_constraint_entity(football_engine: Engine) -> None:
     trace = ask(football_engine, "which goalkeeper plays for Arsenal")
     assert trace.answer_labels == ["David Raya"]

@@ -115,8 +115,18 @@ class Planner:
         """Other topic entities in the question constrain the answer if the schema allows it."""
         reach = self.kg.index.follow.get(last, {})  # roles the answers can play
         named = {m.rel_id for m in qa.mentions_outside(plan.mention)}
+        relation_words = {m.token for m in qa.relation_mentions}
         for other in qa.entities:
-            if other.overlaps(plan.mention) or not (other.capitalized or other.bracketed):
+            # a written name, or the noun the question asks about ("which goalkeeper ...")
+            # when it is no relation word; the latter only over a relation the question names
+            focus_noun = (
+                other.start == qa.focus
+                and other.end == qa.focus + 1
+                and qa.focus not in relation_words
+            )
+            if other.overlaps(plan.mention) or not (
+                other.capitalized or other.bracketed or focus_noun
+            ):
                 continue
             if any(other.overlaps(m) for m in plan.constraint_mentions):
                 continue
@@ -131,7 +141,7 @@ class Planner:
                     direction = "out" if answer_role % 2 == 0 else "in"
                     if best is None or rank > best[0]:
                         best = (rank, other_id, rel, direction)
-            if best:
+            if best and (not focus_noun or best[2] in named):
                 plan.constraints.append((best[1], best[2], best[3]))
                 plan.constraint_mentions.append(other)
 
