@@ -36,7 +36,7 @@ class RuleJudge:
         detours = align(qa, hops, constraint_rels, used).unexplained
         rel, direction = state.arrival or hops[-1]
         kind = answer_type_fit(qa, self.kg, rel, direction)
-        unused = _names_not_on_path(qa, used, chain)
+        unused = _names_not_on_path(used, chain)
         reward = round(cover * (1.0 if kind >= 0 else 0.5) * 0.5 ** (detours + len(unused)), 4)
         words = ", ".join(sorted({self.kg.label(m.rel_id) for m in qa.mentions_outside(*used)}))
         path = " → ".join(self.kg.label(r) + ("" if d == "out" else "⁻¹") for r, d in hops)
@@ -71,16 +71,8 @@ def chain_hops(chain: list[Triple], topics: set[str]) -> tuple[list[tuple[str, s
     return hops, constraints
 
 
-def _names_not_on_path(qa, used, chain: list[Triple]) -> list:
-    """Names written in the question (capitalised or [bracketed]) that the path has not used
-    yet: a second topic entity still to intersect with, so the judge is not yet satisfied."""
+def _names_not_on_path(used, chain: list[Triple]) -> list:
+    """Topic entities the plan uses (a second one to intersect with) that the path has not
+    reached yet: until it does, the judge is not satisfied."""
     nodes = {n for t in chain for n in (t.s, t.o)}
-    on_path = [m for m in used if any(i in nodes for i in m.ids)]
-    names = [m for m in qa.entities if m.capitalized or m.bracketed]
-    missing = []
-    for m in sorted(names, key=lambda m: -m.link_score):
-        if any(m.overlaps(u) for u in on_path) or any(m.overlaps(x) for x in missing):
-            continue
-        if any(m.overlaps(u) for u in used):  # planned (a constraint not applied yet)
-            missing.append(m)
-    return missing
+    return [m for m in used if not any(i in nodes for i in m.ids)]
