@@ -33,21 +33,22 @@ from core.kg.importer import (
 )
 from core.kg.store import (
     INDEX_VERSION,
+    META_GRAPH,
+    META_SUBJECT,
+    META_VERSION,
     KGIndex,
     KnowledgeGraph,
     load_index,
     rebuild_index,
     save_index,
     store_has_edge,
+    store_version,
 )
 from core.kg.terms import RDF_TYPE, RDFS_LABEL, is_literal_id, local_name, term_from_id
 from core.locks import file_lock
 from core.text import normalize
 from core.trace import Triple
 
-META_GRAPH = "<urn:knowloop:meta>"
-META_SUBJECT = "<urn:knowloop:kb>"
-META_VERSION = "<urn:knowloop:version>"
 RDF_PROPERTY = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#Property>"
 LOG_NAME = "edits.jsonl"
 EDIT_LOCK = ".edit.lock"
@@ -579,15 +580,6 @@ def _append(path: Path, line: str) -> None:
 
 
 # -- store ----------------------------------------------------------------------------------
-def store_version(store: ox.Store) -> int:
-    """The id of the last log entry applied to this store (0 for a freshly imported KB)."""
-    for q in store.quads_for_pattern(
-        term_from_id(META_SUBJECT), term_from_id(META_VERSION), None, term_from_id(META_GRAPH)
-    ):
-        return int(q.object.value)
-    return 0
-
-
 def _apply(store: ox.Store, edit: Edit) -> None:
     """One SPARQL update: the data change and the new version, atomically."""
     delete = " ".join(f"{t.s} {t.p} {t.o} ." for t in edit.removed)

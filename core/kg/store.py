@@ -33,6 +33,10 @@ from core.text import is_agentive_label, normalize
 from core.trace import Triple
 
 INDEX_VERSION = 3
+# where a store records the edit version it is at (a named graph, outside the KB's data)
+META_GRAPH = "<urn:knowloop:meta>"
+META_SUBJECT = "<urn:knowloop:kb>"
+META_VERSION = "<urn:knowloop:version>"
 _SCHEMA_IDS = frozenset(f"<{iri}>" for iri in SCHEMA_PREDICATES)
 _LABEL_ID, _ALT_ID = str(RDFS_LABEL), str(SKOS_ALT)
 FOLLOW_MIN_SHARE = 0.01  # see build_index
@@ -532,11 +536,15 @@ def load_index(path: Path) -> KGIndex:
 def rebuild_index(store: ox.Store) -> KGIndex:
     """A fresh index of a store, stamped with the edit version the store is at."""
     index = build_index(store_triples(store))
-    for q in store.quads_for_pattern(
-        ox.NamedNode("urn:knowloop:kb"),
-        ox.NamedNode("urn:knowloop:version"),
-        None,
-        ox.NamedNode("urn:knowloop:meta"),
-    ):
-        index.kb_version = int(q.object.value)
+    index.kb_version = store_version(store)
     return index
+
+
+def store_version(store: ox.Store) -> int:
+    """The id of the last edit-log entry applied to this store (0 for a freshly imported KB);
+    core.kg.edits writes it in the same update as the data."""
+    for q in store.quads_for_pattern(
+        term_from_id(META_SUBJECT), term_from_id(META_VERSION), None, term_from_id(META_GRAPH)
+    ):
+        return int(q.object.value)
+    return 0
