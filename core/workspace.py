@@ -28,6 +28,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from core.kg.edits import (
+    EDIT_LOCK,
     LOG_NAME,
     KBEditor,
     fold_log,
@@ -190,6 +191,7 @@ class Workspace:
                     imported_at=time.time(),
                 )
                 (tmp / "meta.json").write_text(json.dumps(asdict(info), indent=2))
+                (tmp / EDIT_LOCK).touch()  # so opening the KB to read never creates a file
                 if target.exists():
                     self._open.pop(name, None)
                     trash = self.kbs_dir / f".old-{name}-{os.getpid()}"
