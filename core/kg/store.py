@@ -195,126 +195,97 @@ def ntriples_triples(text: str) -> Iterator[tuple[str, str, str]]:
 
 def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
     """One pass over (subject, predicate, object) ids; linear cost."""
-    builder = IndexBuilder()
-    builder.add(triples)
-    return builder.finish()
+    labels: dict[str, str] = {}
+    aliases: dict[str, list[str]] = defaultdict(list)
+    rel_index: dict[str, int] = {}
+    rel_count: dict[str, int] = {}
+    rel_kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    roles: dict[str, set[int]] = defaultdict(set)
+    degree: dict[str, int] = {}
+    schema = _SCHEMA_IDS
+    label_id, alt_id = _LABEL_ID, _ALT_ID
+    n = 0
+    for sid, pid, oid in triples:
+        if pid in schema:
+            if oid[0] == '"' and pid in (label_id, alt_id):
+                plain = oid[-1] == '"' and "\\" not in oid  # common case: no escapes
+                value = oid[1:-1] if plain else term_from_id(oid).value
+                if pid == label_id:
+                    labels.setdefault(sid, value)
+                else:
+                    aliases[sid].append(value)
+            continue
+        n += 1
+        i = rel_index.get(pid)
+        if i is None:
+            i = rel_index[pid] = len(rel_index)
+            rel_count[pid] = 0
+        rel_count[pid] += 1
+        rel_kinds[pid]["entity" if oid[0] != '"' else _object_kind(oid)] += 1
+        roles[sid].add(i * 2)
+        roles[oid].add(i * 2 + 1)
+        degree[sid] = degree.get(sid, 0) + 1
+        degree[oid] = degree.get(oid, 0) + 1
 
+    # Nodes that play the same set of roles behave alike: count role sets, not nodes.
+    signatures = Counter(tuple(sorted(codes)) for codes in roles.values())
+    players: Counter[int] = Counter()
+    for signature, count in signatures.items():
+        for code in signature:
+            players[code] += count
 
-class IndexBuilder:
-    """Accumulates triples (possibly chunk by chunk, while a store loads them) into a KGIndex."""
-
-    def __init__(self) -> None:
-        self.labels: dict[str, str] = {}
-        self.aliases: dict[str, list[str]] = defaultdict(list)
-        self.rel_index: dict[str, int] = {}
-        self.rel_count: dict[str, int] = {}
-        self.rel_kinds: dict[str, Counter[str]] = defaultdict(Counter)
-        self.roles: dict[str, set[int]] = defaultdict(set)
-        self.degree: dict[str, int] = {}
-        self.n = 0
-
-    def add(self, triples: Iterable[tuple[str, str, str]]) -> None:
-        labels, aliases, rel_index = self.labels, self.aliases, self.rel_index
-        rel_count, rel_kinds, roles, degree = (
-            self.rel_count,
-            self.rel_kinds,
-            self.roles,
-            self.degree,
+    rel_ids = sorted(rel_index, key=rel_index.get)
+    relations = {}
+    for pid in rel_ids:
+        label = labels.get(pid) or humanize(local_name(pid[1:-1]))
+        kind = rel_kinds[pid].most_common(1)[0][0]
+        relations[pid] = RelationInfo(
+            id=pid,
+            label=label,
+            aliases=tuple(aliases.get(pid, ())),
+            count=rel_count[pid],
+            n_subjects=players[rel_index[pid] * 2],
+            n_objects=players[rel_index[pid] * 2 + 1],
+            object_kind=kind,
+            agentive=kind == "entity" and is_agentive_label(label),
         )
-        schema = _SCHEMA_IDS
-        label_id, alt_id = _LABEL_ID, _ALT_ID
-        n = 0
-        for sid, pid, oid in triples:
-            if pid in schema:
-                if oid[0] == '"' and pid in (label_id, alt_id):
-                    plain = oid[-1] == '"' and "\\" not in oid  # common case: no escapes
-                    value = oid[1:-1] if plain else term_from_id(oid).value
-                    if pid == label_id:
-                        labels.setdefault(sid, value)
-                    else:
-                        aliases[sid].append(value)
-                continue
-            n += 1
-            i = rel_index.get(pid)
-            if i is None:
-                i = rel_index[pid] = len(rel_index)
-                rel_count[pid] = 0
-            rel_count[pid] += 1
-            rel_kinds[pid]["entity" if oid[0] != '"' else _object_kind(oid)] += 1
-            roles[sid].add(i * 2)
-            roles[oid].add(i * 2 + 1)
-            degree[sid] = degree.get(sid, 0) + 1
-            degree[oid] = degree.get(oid, 0) + 1
-        self.n += n
 
-    def finish(self) -> KGIndex:
-        labels, aliases, rel_index = self.labels, self.aliases, self.rel_index
-        rel_count, rel_kinds, roles, degree = (
-            self.rel_count,
-            self.rel_kinds,
-            self.roles,
-            self.degree,
-        )
-        n = self.n
-        # Nodes that play the same set of roles behave alike: count role sets, not nodes.
-        signatures = Counter(tuple(sorted(codes)) for codes in roles.values())
-        players: Counter[int] = Counter()
-        for signature, count in signatures.items():
-            for code in signature:
-                players[code] += count
+    # follow[hop]: the roles that nodes reached by `hop` can take next, with the share of
+    # those nodes that can. Arriving over an "out" edge puts you at its object (role ^ 1).
+    # A transition seen on fewer than FOLLOW_MIN_SHARE of the nodes is noise (two things that
+    # share a name merged into one node) and would send the planner down empty paths.
+    pairs: Counter[tuple[int, int]] = Counter()
+    for signature, count in signatures.items():
+        for arrived in signature:
+            for nxt in signature:
+                pairs[(arrived, nxt)] += count
+    follow: dict[int, dict[int, float]] = defaultdict(dict)
+    for (arrived, nxt), count in pairs.items():
+        share = count / players[arrived]
+        if share >= FOLLOW_MIN_SHARE:
+            follow[arrived ^ 1][nxt] = round(share, 4)
 
-        rel_ids = sorted(rel_index, key=rel_index.get)
-        relations = {}
-        for pid in rel_ids:
-            label = labels.get(pid) or humanize(local_name(pid[1:-1]))
-            kind = rel_kinds[pid].most_common(1)[0][0]
-            relations[pid] = RelationInfo(
-                id=pid,
-                label=label,
-                aliases=tuple(aliases.get(pid, ())),
-                count=rel_count[pid],
-                n_subjects=players[rel_index[pid] * 2],
-                n_objects=players[rel_index[pid] * 2 + 1],
-                object_kind=kind,
-                agentive=kind == "entity" and is_agentive_label(label),
-            )
-
-        # follow[hop]: the roles that nodes reached by `hop` can take next, with the share of
-        # those nodes that can. Arriving over an "out" edge puts you at its object (role ^ 1).
-        # A transition seen on fewer than FOLLOW_MIN_SHARE of the nodes is noise (two things that
-        # share a name merged into one node) and would send the planner down empty paths.
-        pairs: Counter[tuple[int, int]] = Counter()
-        for signature, count in signatures.items():
-            for arrived in signature:
-                for nxt in signature:
-                    pairs[(arrived, nxt)] += count
-        follow: dict[int, dict[int, float]] = defaultdict(dict)
-        for (arrived, nxt), count in pairs.items():
-            share = count / players[arrived]
-            if share >= FOLLOW_MIN_SHARE:
-                follow[arrived ^ 1][nxt] = round(share, 4)
-
-        by_norm: dict[str, list[str]] = defaultdict(list)
-        entity_labels: dict[str, str] = {}
-        for node in roles:
-            label = labels.get(node) or _fallback_label(node)
-            if not is_literal_id(node):
-                entity_labels[node] = label
+    by_norm: dict[str, list[str]] = defaultdict(list)
+    entity_labels: dict[str, str] = {}
+    for node in roles:
+        label = labels.get(node) or _fallback_label(node)
+        if not is_literal_id(node):
+            entity_labels[node] = label
+        by_norm[normalize(label)].append(node)
+    for node, label in labels.items():
+        if node not in roles and node not in relations:
+            entity_labels[node] = label
             by_norm[normalize(label)].append(node)
-        for node, label in labels.items():
-            if node not in roles and node not in relations:
-                entity_labels[node] = label
-                by_norm[normalize(label)].append(node)
-        return KGIndex(
-            labels=entity_labels,
-            by_norm=dict(by_norm),
-            relations=relations,
-            rel_ids=rel_ids,
-            roles={k: tuple(sorted(v)) for k, v in roles.items()},
-            follow=dict(follow),
-            degree=degree,
-            n_triples=n,
-        )
+    return KGIndex(
+        labels=entity_labels,
+        by_norm=dict(by_norm),
+        relations=relations,
+        rel_ids=rel_ids,
+        roles={k: tuple(sorted(v)) for k, v in roles.items()},
+        follow=dict(follow),
+        degree=degree,
+        n_triples=n,
+    )
 
 
 @lru_cache(maxsize=4096)
