@@ -122,14 +122,76 @@ def _kb_and_paradigm(p: argparse.ArgumentParser) -> None:
         help="agent buffer: refreshed every step (Algorithm 1) or only after >= 1 bit of "
         "information (Algorithm 3 snapshots)",
     )
+    g = p.add_argument_group("LLM paradigms (llm-only, llm+kg, llmxkg)")
+    g.add_argument(
+        "--judge", choices=paradigms.JUDGES, default="", help="judge (default: the paradigm's own)"
+    )
+    g.add_argument(
+        "--model",
+        default=None,
+        help="litellm model name (default: $KNOWLOOP_MODEL or local/gemma-3-270m)",
+    )
+    g.add_argument("--api-base", default=None, help="API base URL (Ollama, vLLM, proxies)")
+    g.add_argument(
+        "--samples",
+        type=int,
+        default=LoopSettings.samples,
+        help="k chains of thought for llm-only (majority vote)",
+    )
+    g.add_argument(
+        "--width",
+        type=int,
+        default=LoopSettings.width,
+        help="candidates the LLM weighs per decision",
+    )
+    g.add_argument(
+        "--prior",
+        type=float,
+        default=LoopSettings.prior,
+        help="weight of the rules' distribution beside the LLM's (0: LLM alone)",
+    )
+    g.add_argument("--planning", action="store_true", help="Algorithm 2 planning on llmxkg")
+    g.add_argument("--lookahead", type=int, default=LoopSettings.lookahead, help="planning U")
+    g.add_argument("--beam", type=int, default=LoopSettings.beam, help="planning W")
+    g.add_argument("--proposals", type=int, default=LoopSettings.proposals, help="planning N")
+    g.add_argument(
+        "--exhaustive",
+        action="store_true",
+        help="ToG-style: the LLM scores every candidate relation and entity",
+    )
+    g.add_argument("--max-llm-calls", type=int, default=None, help="per-question call budget")
+    g.add_argument("--max-llm-tokens", type=int, default=None, help="per-question token budget")
 
 
 def _settings(args) -> LoopSettings:
-    if args.max_steps < 1:
-        raise ValueError("--max-steps must be at least 1")
-    if not 0.0 <= args.threshold <= 1.0:
-        raise ValueError("--threshold must be within [0, 1]")
-    return LoopSettings(max_steps=args.max_steps, threshold=args.threshold, refresh=args.refresh)
+    from core.llm.client import LLMSettings
+
+    llm = LLMSettings()
+    if args.model:
+        llm.model = args.model
+    if args.api_base:
+        llm.api_base = args.api_base
+    if args.max_llm_calls is not None:
+        llm.max_calls = args.max_llm_calls
+    if args.max_llm_tokens is not None:
+        llm.max_tokens = args.max_llm_tokens
+    settings = LoopSettings(
+        max_steps=args.max_steps,
+        threshold=args.threshold,
+        refresh=args.refresh,
+        judge=args.judge,
+        samples=args.samples,
+        width=args.width,
+        prior=args.prior,
+        planning=args.planning,
+        lookahead=args.lookahead,
+        beam=args.beam,
+        proposals=args.proposals,
+        exhaustive=args.exhaustive,
+        llm=llm,
+    )
+    settings.validate()
+    return settings
 
 
 def _ask(engine: Engine, args) -> int:

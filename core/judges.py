@@ -76,3 +76,66 @@ def _names_not_on_path(used, chain: list[Triple]) -> list:
     reached yet: until it does, the judge is not satisfied."""
     nodes = {n for t in chain for n in (t.s, t.o)}
     return [m for m in used if not any(i in nodes for i in m.ids)]
+
+
+class ConsensusJudge:
+    """reward = share of the sampled answers that agree with the most common one (CoT-SC);
+    with one sample it says nothing about sufficiency and scores 0.5."""
+
+    name = "consensus"
+
+    def score(self, state: State, memory: list[Step]) -> Judgement:
+        votes = sum(state.support.values())
+        if not votes:
+            return Judgement(0.0, "no answer was sampled")
+        top = max(state.support.values())
+        if votes == 1:
+            return Judgement(0.5, "one sample: agreement cannot be measured")
+        return Judgement(round(top / votes, 4), f"{top} of {votes} samples agree")
+
+
+class LLMJudge:
+    """reward = P("yes" | question, gathered facts, candidates) from the LLM's choice between
+    yes and no. A failed call falls back to the given judge (the fault is in the reason)."""
+
+    name = "llm"
+
+    def __init__(self, llm, kg: KnowledgeGraph | None, fallback=None):
+        self.llm = llm
+        self.kg = kg
+        self.fallback = fallback
+
+    def score(self, state: State, memory: list[Step]) -> Judgement:
+        from core.llm.client import LLMFault
+        from core.llm.prompts import judge as judge_prompt
+
+        if not state.frontier and not state.passages:
+            return Judgement(0.0, "nothing retrieved")
+        chains = [t for chain in list(state.frontier.values())[:5] for t in chain]
+        known = list(dict.fromkeys([*state.path, *chains, *state.new]))
+        labels = [node_label(self.kg, n) for n in list(state.frontier)[:6]]
+        prompt = judge_prompt(state.question, known, state.passages[-3:], labels)
+        try:
+            choice = self.llm.choose(prompt, ["yes", "no"], purpose="judge",
+                                     ledger=state.llm_calls)  # fmt: skip
+        except LLMFault as fault:
+            if self.fallback is None:
+                return Judgement(0.0, f"LLM judge failed ({fault}); no fallback")
+            verdict = self.fallback.score(state, memory)
+            return Judgement(verdict.reward, f"LLM judge failed ({fault}); rules: {verdict.reason}")
+        p_yes = round(choice.probs[0], 4)
+        return Judgement(p_yes, f"P(yes) = {p_yes:.2f} from {self.llm.model} ({choice.method})")
+
+
+def node_label(kg: KnowledgeGraph | None, node: str) -> str:
+    """Label of a frontier node: a KG node's label, or the text of a text-only answer."""
+    if kg is not None and not (node.startswith('"') and node.endswith('"')):
+        return kg.label(node)
+    if node.startswith('"') and node.endswith('"'):
+        import json
+
+        try:
+            return str(json.loads(node))
+        except ValueError:
+            return node.strip('"')
+    return node

@@ -13,7 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from core.trace import Action, Answer, LLMCall, Step, Trace, Triple
+from core.trace import Action, Answer, LLMCall, Passage, Step, Trace, Triple
+
+
+class StopRun(Exception):
+    """Raised by a part of the loop to end the run cleanly (e.g. an exhausted LLM budget);
+    the message becomes the trace's stop reason."""
 
 
 @dataclass
@@ -27,6 +32,7 @@ class Retrieval:
     truncated: bool = False
     note: str = ""
     arrival: tuple[str, str] | None = None  # (relation, direction) the candidates were reached by
+    passages: list[Passage] = field(default_factory=list)  # text evidence (documents, LLM)
 
 
 @dataclass
@@ -36,6 +42,7 @@ class State:
     question: str
     path: list[Triple] = field(default_factory=list)  # selected, kept information
     new: list[Triple] = field(default_factory=list)  # retrieved by the last query
+    passages: list[Passage] = field(default_factory=list)  # text evidence gathered so far
     frontier: dict[str, list[Triple]] = field(default_factory=dict)
     support: dict[str, int] = field(default_factory=dict)
     arrival: tuple[str, str] | None = None  # last (relation, direction) that reached the frontier
@@ -74,10 +81,53 @@ class Judge(Protocol):
 
 @dataclass
 class LoopSettings:
+    """The loop's own settings (T, R, refresh) and the paradigm options its parts read."""
+
     max_steps: int = 4  # T
     threshold: float = 0.8  # R
     refresh: str = "always"  # "always" (Algorithm 1) or "entropy" (Algorithm 3 snapshots)
     refresh_bits: float = 1.0  # information needed before the agent's snapshot refreshes
+    judge: str = ""  # "rules" | "llm" | "consensus"; "" = the paradigm's default
+    width: int = 3  # candidates (relations / entities) the LLM agent weighs per decision
+    samples: int = 1  # k: sampled chains of thought (llm-only; majority vote)
+    planning: bool = False  # Algorithm 2 on llmxkg
+    lookahead: int = 1  # U
+    beam: int = 2  # W
+    proposals: int = 3  # N
+    exhaustive: bool = False  # ToG-style: the LLM scores every candidate, no rule pre-selection
+    prior: float = 2.0  # weight of the rules' distribution beside the LLM's in decisions
+    llm: Any = None  # core.llm.LLMSettings (None: defaults from the environment)
+
+    def validate(self) -> None:
+        """Refuse settings that cannot run, with the setting's name (CLI flags and UI)."""
+        checks = [
+            (self.max_steps >= 1, "max steps T must be at least 1"),
+            (0.0 <= self.threshold <= 1.0, "threshold R must be within [0, 1]"),
+            (self.refresh in ("always", "entropy"), "refresh must be 'always' or 'entropy'"),
+            (self.judge in ("", "rules", "llm", "consensus"), f"unknown judge {self.judge!r}"),
+            (1 <= self.width <= 50, "width must be within 1..50"),
+            (1 <= self.samples <= 20, "samples k must be within 1..20"),
+            (1 <= self.lookahead <= 3, "lookahead U must be within 1..3"),
+            (1 <= self.beam <= 10, "beam W must be within 1..10"),
+            (1 <= self.proposals <= 10, "proposals N must be within 1..10"),
+            (self.prior >= 0, "prior weight must be >= 0"),
+        ]
+        if self.llm is not None:
+            checks += [
+                (bool(str(self.llm.model).strip()), "the model name is empty"),
+                (self.llm.max_calls >= 1, "the LLM call budget must be at least 1"),
+                (self.llm.max_tokens >= 1, "the LLM token budget must be at least 1"),
+            ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(message)
+
+    def public(self) -> dict[str, Any]:
+        """The settings as recorded in a trace (the model name, never a key)."""
+        out = {k: v for k, v in self.__dict__.items() if k != "llm"}
+        if self.llm is not None:
+            out["model"] = self.llm.model
+        return out
 
 
 def run_loop(
@@ -103,6 +153,12 @@ def run_loop(
         state.llm_calls = []
         try:
             action = agent.reason(state, snapshot if settings.refresh == "entropy" else memory)
+        except StopRun as stop:
+            stop_reason = str(stop)
+            if state.llm_calls:
+                memory.append(_calls_step(len(memory) + 1, "stopped", str(stop), t0, state))
+                yield memory[-1]
+            break
         except Exception as exc:  # an agent fault ends the run with the reason, never a crash
             stop_reason, error = "agent failed", f"{type(exc).__name__}: {exc}"
             memory.append(_failed_step(len(memory) + 1, error, t0, state))
@@ -121,11 +177,16 @@ def run_loop(
                 result.support,
             )
             state.arrival = result.arrival or state.arrival
+            state.passages = [*state.passages, *result.passages]
             step.triples, step.truncated = result.triples, result.truncated
+            step.passages = result.passages
             if result.note:
                 step.action.details["note"] = result.note
             verdict = judge.score(state, memory)
             step.reward, step.reward_reason = verdict.reward, verdict.reason
+        except StopRun as stop:
+            stop_reason = str(stop)
+            step.reward_reason = f"not judged: {stop}"
         except ValueError as exc:
             step.error = str(exc)
             state.new = []
@@ -141,6 +202,8 @@ def run_loop(
         if step.refreshed:
             snapshot, snapshot_bits = list(memory), bits
         yield step
+        if stop_reason:
+            break
         if step.reward >= settings.threshold:
             stop_reason = (
                 f"judge reward {step.reward:.2f} reached the threshold {settings.threshold}"
@@ -150,18 +213,23 @@ def run_loop(
             stop_reason = f"step limit T={settings.max_steps} reached"
             break
 
-    answers, total = agent.summarize(state, memory)
+    t0 = time.perf_counter()
+    state.llm_calls = []
+    try:
+        answers, total = agent.summarize(state, memory)
+    except StopRun as stop:
+        answers, total = [], 0
+        stop_reason = f"{stop_reason}; {stop}" if stop_reason else str(stop)
+    if state.llm_calls:  # the answer itself was written by an LLM: show that call as a step
+        memory.append(_calls_step(len(memory) + 1, "answer", "write the answer", t0, state))
+        yield memory[-1]
     if not answers and not stop_reason.startswith("agent failed"):
         stop_reason = f"no answer found: {stop_reason}"
     yield Trace(
         question=question,
         paradigm=paradigm,
         kb=kb,
-        settings={
-            "max_steps": settings.max_steps,
-            "threshold": settings.threshold,
-            "refresh": settings.refresh,
-        },
+        settings=settings.public(),
         steps=memory,
         answers=answers,
         n_answers=total,
@@ -196,6 +264,17 @@ def _kept(state: State, action: Action) -> list[Triple]:
 def _entropy_bits(state: State) -> float:
     """Uncertainty over candidate answers, in bits (uniform over the frontier)."""
     return math.log2(1 + len(state.frontier))
+
+
+def _calls_step(index: int, kind: str, description: str, t0: float, state: State) -> Step:
+    """A step that only carries LLM calls (writing the answer, or calls cut by the budget)."""
+    return Step(
+        index=index,
+        action=Action(kind=kind, description=description),
+        llm_calls=list(state.llm_calls),
+        duration_ms=(time.perf_counter() - t0) * 1000,
+        error=next((c.error for c in state.llm_calls if c.error), None),
+    )
 
 
 def _failed_step(index: int, error: str, t0: float, state: State) -> Step:

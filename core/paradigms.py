@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.agents.rules import RuleAgent
-from core.judges import RuleJudge
+from core.judges import ConsensusJudge, LLMJudge, RuleJudge
 from core.kg.source import KGSource
 from core.kg.store import KnowledgeGraph
 from core.loop import Agent, Judge, KnowledgeSource, LoopSettings
@@ -49,7 +49,58 @@ def compose(name: str, kg: KnowledgeGraph, settings: LoopSettings | None = None)
     return _REGISTRY[name][0](kg, settings or LoopSettings())
 
 
+def _llm(settings: LoopSettings):
+    from core.llm.client import LLM, LLMSettings
+
+    return LLM(settings.llm or LLMSettings())
+
+
+def _judge(kind: str, kg: KnowledgeGraph, settings: LoopSettings, llm=None) -> Judge:
+    """The judge is a component: any paradigm takes any of them."""
+    if kind == "rules":
+        return RuleJudge(kg)
+    if kind == "consensus":
+        return ConsensusJudge()
+    if kind == "llm":
+        return LLMJudge(llm or _llm(settings), kg, fallback=RuleJudge(kg))
+    raise ValueError(f"unknown judge {kind!r}; choose one of: {', '.join(JUDGES)}")
+
+
+JUDGES = ("rules", "llm", "consensus")
+
+
 @register("kg-only", "rules over the knowledge graph: entity linking, relation paths, rule judge")
 def _kg_only(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
     max_hops = max(1, min(settings.max_steps, 3))
-    return Composition(RuleAgent(kg, max_hops=max_hops), KGSource(kg), RuleJudge(kg), settings)
+    judge = _judge(settings.judge or "rules", kg, settings)
+    return Composition(RuleAgent(kg, max_hops=max_hops), KGSource(kg), judge, settings)
+
+
+@register("llm-only", "chain of thought: the LLM is its own knowledge source (k samples, vote)")
+def _llm_only(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
+    from core.agents.llm_agents import CoTAgent
+    from core.llm.source import LLMSource
+
+    llm = _llm(settings)
+    judge = _judge(settings.judge or "consensus", kg, settings, llm)
+    return Composition(CoTAgent(llm, settings.samples), LLMSource(llm), judge, settings)
+
+
+@register("llm+kg", "one shot: link, retrieve a ranked neighbourhood, the LLM answers once")
+def _llm_plus_kg(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
+    from core.agents.llm_agents import OneShotAgent
+
+    llm = _llm(settings)
+    judge = _judge(settings.judge or "llm", kg, settings, llm)
+    return Composition(OneShotAgent(kg, llm), KGSource(kg), judge, settings)
+
+
+@register("llmxkg", "iterative: the LLM chooses among the KG's real relations, the judge decides")
+def _llm_x_kg(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
+    from core.agents.llm_agents import IterativeAgent
+
+    llm = _llm(settings)
+    # the bundled 270M model judges sufficiency at chance level (README, "LLM paradigms"):
+    # with it the rule judge decides unless another judge is asked for
+    judge = _judge(settings.judge or ("rules" if llm.is_local else "llm"), kg, settings, llm)
+    return Composition(IterativeAgent(kg, llm, settings), KGSource(kg), judge, settings)

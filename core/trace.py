@@ -43,6 +43,19 @@ class LLMCall:
     error: str | None = None
 
 
+@dataclass(frozen=True)
+class Passage:
+    """Text evidence: a document passage (verified source) or an LLM's own words (unverified)."""
+
+    id: str
+    text: str
+    source: str  # e.g. "llm:local/gemma-3-270m", "docs:movie_docs"
+    verified: bool = True  # False for what an LLM says from its own parameters
+    url: str = ""
+    start: int = 0  # character offsets in the source document
+    end: int = 0
+
+
 @dataclass
 class Action:
     """What the agent decided: which information to keep, which query to run where."""
@@ -71,6 +84,7 @@ class Step:
     error: str | None = None
     refreshed: bool = True  # Algorithm 3: did the agent's buffer snapshot refresh here?
     truncated: bool = False  # retrieval hit a size cap
+    passages: list[Passage] = field(default_factory=list)  # text this step retrieved
 
     @property
     def tokens(self) -> int:
@@ -85,6 +99,7 @@ class Answer:
     label: str
     score: float
     evidence: list[Triple] = field(default_factory=list)
+    passages: list[Passage] = field(default_factory=list)  # text evidence (unverified if LLM)
 
 
 @dataclass
@@ -138,9 +153,16 @@ class Trace:
             s["action"] = Action(**s["action"])
             s["triples"] = [Triple(**t) for t in s.get("triples", [])]
             s["llm_calls"] = [LLMCall(**c) for c in s.get("llm_calls", [])]
+            s["passages"] = [Passage(**p) for p in s.get("passages", [])]
             steps.append(Step(**s))
         answers = [
-            Answer(**{**a, "evidence": [Triple(**t) for t in a.get("evidence", [])]})
+            Answer(
+                **{
+                    **a,
+                    "evidence": [Triple(**t) for t in a.get("evidence", [])],
+                    "passages": [Passage(**p) for p in a.get("passages", [])],
+                }
+            )
             for a in data.get("answers", [])
         ]
         known = {f.name for f in fields(cls)}

@@ -13,6 +13,7 @@ from core.trace import Action, Triple
 
 MAX_FRONTIER = 5000  # candidate nodes kept after a hop
 MAX_STEP_TRIPLES = 400  # triples a step shows (the subgraph drawn for the analyst)
+PER_NODE = 8  # edges per node and hop in a one-shot neighbourhood
 
 
 class KGSource:
@@ -27,6 +28,8 @@ class KGSource:
             return self._hop(action, state)
         if action.kind == "constrain":
             return self._constrain(action, state)
+        if action.kind == "neighbourhood":
+            return self._neighbourhood(action)
         raise ValueError(f"the knowledge graph cannot run a {action.kind!r} action")
 
     def _hop(self, action: Action, state: State) -> Retrieval:
@@ -92,6 +95,57 @@ class KGSource:
                 note=f"no candidate is linked to {self.kg.label(anchor)}; constraint not applied",
             )
         return Retrieval(triples=triples, frontier=frontier, support=support)
+
+
+    def _neighbourhood(self, action: Action) -> Retrieval:
+        """One-shot retrieval: a bounded subgraph around the anchors, ranked. First the
+        triples along the given relation paths (best first, `PER_NODE` edges per node and
+        hop), then each anchor's own neighbourhood, until `limit` triples."""
+        p = action.params
+        anchors, limit = list(p["anchors"]), int(p.get("limit", 40))
+        frontier: dict[str, list[Triple]] = {}
+        triples: list[Triple] = []
+        seen: set[Triple] = set()
+
+        def add(t: Triple, node: str, chain: list[Triple]) -> bool:
+            if len(triples) >= limit:
+                return False
+            if t not in seen:
+                seen.add(t)
+                triples.append(t)
+            if node not in anchors and node not in frontier:
+                frontier[node] = [*chain, t]
+            return True
+
+        for anchor, hops in p.get("paths", ()):
+            level = {anchor: []}
+            for rel, direction in hops:
+                nxt: dict[str, list[Triple]] = {}
+                for node, chain in level.items():
+                    others = self.kg.edges(node, rel, direction)[:PER_NODE]
+                    for other in others:
+                        if other in anchors:
+                            continue
+                        t = (
+                            self.kg.triple(node, rel, other)
+                            if direction == "out"
+                            else self.kg.triple(other, rel, node)
+                        )
+                        if not add(t, other, chain):
+                            break
+                        nxt.setdefault(other, [*chain, t])
+                level = nxt
+        for anchor in anchors:
+            for t in self.kg.neighbourhood(anchor, limit=limit):
+                other = t.o if t.s == anchor else t.s
+                if not add(t, other, []):
+                    break
+        return Retrieval(
+            triples=triples,
+            frontier=frontier,
+            support={n: 1 for n in frontier},
+            truncated=len(triples) >= limit,
+        )
 
 
 def path_sparql(anchor: str, hops: list[tuple[str, str]], constraints=()) -> str:

@@ -1,0 +1,439 @@
+"""LLM agents (paradigms `llm-only`, `llm+kg`, `llmxkg`). Each is a Reason + Summarize pair
+for the one loop; the LLM decides wherever the choice is closed (topic entity, relation,
+answer) through `LLM.choose`, and a failed call falls back to the rule ranking for that step
+with the fault recorded in the step."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from core.agents.planner import Plan, Planner
+from core.agents.planning import plan_ahead
+from core.judges import node_label
+from core.kg.source import path_sparql
+from core.kg.store import KnowledgeGraph
+from core.llm import prompts
+from core.llm.client import LLM, Choice, LLMFault
+from core.llm.source import LLMSource
+from core.loop import LoopSettings, State
+from core.question import analyse
+from core.trace import Action, Answer, Step, Triple
+
+MAX_ANSWERS_WITH_EVIDENCE = 25
+MAX_OPTIONS = 30  # options one LLM choice may weigh (ToG-style scores all, up to this)
+RELATION_FACTS = 12  # facts shown with a relation decision (small prompts stay interactive)
+
+
+def decide(llm: LLM, prompt: str, options: list[str], purpose: str, state: State,
+           prior: list[float] | None = None, weight: float = 0.0,
+           ) -> tuple[int, Choice | None, str | None]:  # fmt: skip
+    """Index of the decision: argmax of log P_llm + weight · log P_rules (weight 0: the LLM
+    alone). On a fault: the rule choice, and the fault text for the trace."""
+    fallback = max(range(len(options)), key=lambda i: prior[i]) if prior else 0
+    try:
+        choice = llm.choose(prompt, options, purpose=purpose, ledger=state.llm_calls)
+    except LLMFault as fault:
+        return fallback, None, f"{fault}; fell back to the rule choice"
+    if not prior or weight <= 0:
+        return choice.best, choice, None
+    mixed = [
+        math.log(max(p, 1e-9)) + weight * math.log(max(q, 1e-9))
+        for p, q in zip(choice.probs, prior, strict=True)
+    ]
+    return max(range(len(options)), key=mixed.__getitem__), choice, None
+
+
+def rule_prior(scores: list[float]) -> list[float]:
+    """Softmax of rule scores (plan scores): the rules' distribution over the options."""
+    top = max(scores)
+    exps = [math.exp(s - top) for s in scores]
+    return [e / sum(exps) for e in exps]
+
+
+def link_topics(kg: KnowledgeGraph, state: State) -> list[tuple[str, str]]:
+    """Linked (node id, mention text) pairs, best first (rule entity linking)."""
+    qa = analyse(state.question, kg)
+    state.notes["analysis"] = qa
+    state.notes["linked"] = [
+        {
+            "text": m.text,
+            "ids": list(m.ids[:3]),
+            "labels": [kg.label(i) for i in m.ids[:3]],
+            "score": round(m.link_score, 3),
+            "bracketed": m.bracketed,
+        }
+        for m in qa.entities[:5]
+    ]
+    out, seen = [], set()
+    for m in qa.entities:
+        for node in m.ids[:2]:
+            if node not in seen:
+                seen.add(node)
+                out.append((node, m.text))
+    return out
+
+
+# -- llm-only ---------------------------------------------------------------------------------
+class CoTAgent:
+    """Chain of thought: the LLM is both agent and knowledge source (k samples, majority)."""
+
+    name = "llm"
+
+    def __init__(self, llm: LLM, samples: int = 1):
+        self.llm = llm
+        self.samples = max(1, samples)
+
+    def reason(self, state: State, memory: list[Step]) -> Action | None:
+        if memory:
+            state.notes["stop_reason"] = "the chain of thought is written"
+            return None
+        k = self.samples
+        return Action(
+            kind="generate",
+            description=f"ask {self.llm.model} to reason step by step"
+            + (f" ({k} samples, majority vote)" if k > 1 else ""),
+            query=prompts.chain_of_thought(state.question),
+            language="text",
+            source=f"llm:{self.llm.model}",
+            params={"samples": k},
+        )
+
+    def summarize(self, state: State, memory: list[Step]) -> tuple[list[Answer], int]:
+        total = sum(state.support.values()) or 1
+        by_answer = {s["answer"]: s["passage"] for s in state.notes.get("samples", [])}
+        answers = []
+        for node in sorted(state.frontier, key=lambda n: -state.support.get(n, 0)):
+            label = node_label(None, node)
+            answers.append(
+                Answer(
+                    id=node,
+                    label=label,
+                    score=round(state.support.get(node, 0) / total, 4),
+                    passages=[p for p in state.passages if by_answer.get(label) == p.id]
+                    or [p for p in state.passages if label in p.text][:1],
+                )
+            )
+        return answers, len(answers)
+
+
+def llm_source(llm: LLM) -> LLMSource:
+    return LLMSource(llm)
+
+
+# -- llm+kg (one shot) ------------------------------------------------------------------------
+class OneShotAgent:
+    """Link, retrieve one bounded ranked neighbourhood, let the LLM answer once: it chooses
+    the answer among the entities the retrieved triples mention (so every answer has them as
+    evidence)."""
+
+    name = "llm"
+
+    def __init__(self, kg: KnowledgeGraph, llm: LLM, limit: int = 30, max_options: int = 16):
+        self.kg, self.llm = kg, llm
+        self.limit, self.max_options = limit, max_options
+        self.planner = Planner(kg, max_hops=2)
+
+    def reason(self, state: State, memory: list[Step]) -> Action | None:
+        if memory:
+            state.notes["stop_reason"] = "one-shot: one retrieval, then the answer"
+            return None
+        topics = link_topics(self.kg, state)
+        if not topics:
+            state.notes["stop_reason"] = "no entity of the knowledge graph is named in the question"
+            return None
+        anchors = [node for node, _ in topics[:2]]
+        plans = self.planner.plans(state.notes["analysis"], limit=6)
+        paths = [(p.anchor, p.hops) for p in plans if p.anchor in anchors]
+        names = ", ".join(self.kg.label(a) for a in anchors)
+        return Action(
+            kind="neighbourhood",
+            description=f"retrieve the ranked neighbourhood of {names} (≤ {self.limit} triples)",
+            query="\n".join(f"# {self.kg.label(a)}\nDESCRIBE {a}" for a in anchors),
+            language="sparql",
+            source=f"kg:{self.kg.name}",
+            params={"anchors": anchors, "paths": paths, "limit": self.limit},
+        )
+
+    def summarize(self, state: State, memory: list[Step]) -> tuple[list[Answer], int]:
+        anchors = set(memory[0].action.params.get("anchors", ())) if memory else set()
+        candidates = [n for n in state.frontier if n not in anchors]
+        if not candidates:
+            return [], 0
+        options, nodes = [], []
+        for node in candidates:  # frontier order = retrieval rank
+            label = self.kg.label(node)
+            if label not in options:
+                options.append(label)
+                nodes.append(node)
+            if len(options) >= self.max_options:
+                break
+        known = list(dict.fromkeys(t for s in memory for t in s.triples))
+        prompt = prompts.answer_from_facts(state.question, known)
+        best, choice, fault = decide(self.llm, prompt, options, "answer", state)
+        probs = choice.probs if choice else [1.0 / (i + 1) for i in range(len(options))]
+        if fault:
+            state.notes["stop_reason"] = f"answer choice failed ({fault})"
+        order = sorted(range(len(options)), key=lambda i: -probs[i])
+        answers = [
+            Answer(
+                id=nodes[i],
+                label=options[i],
+                score=round(probs[i], 4),
+                evidence=state.frontier[nodes[i]],
+            )  # fmt: skip
+            for i in order
+        ]
+        return answers, len(answers)
+
+
+# -- llmxkg (iterative) -----------------------------------------------------------------------
+@dataclass
+class Candidate:
+    rel: str
+    direction: str
+    text: str  # what the LLM reads
+    rule_score: float
+    nodes: int  # frontier nodes that have this relation
+
+
+class IterativeAgent:
+    """Each step: the rules list the KG's real candidate relations of the current entities
+    (ranked by the plan scores of core.agents.planner); the LLM chooses one (optionally by
+    Algorithm 2 planning); the KG walks it; the judge scores. ToG-style (`exhaustive`): the
+    LLM scores every candidate relation and every entity, keeping `width` entities."""
+
+    name = "llm"
+
+    def __init__(self, kg: KnowledgeGraph, llm: LLM, settings: LoopSettings, max_hops: int = 3):
+        self.kg, self.llm, self.settings = kg, llm, settings
+        self.max_hops = max_hops
+        self.planner = Planner(kg, max_hops=max_hops)
+
+    # -- Reason -----------------------------------------------------------------------------
+    def reason(self, state: State, memory: list[Step]) -> Action | None:
+        notes = state.notes
+        if "topic" not in notes:
+            if not self._choose_topic(state):
+                return None
+        else:
+            self._remember(state, memory)
+        if len(notes["path"]) >= self.max_hops:
+            notes["stop_reason"] = f"{self.max_hops} hops walked"
+            return None
+        candidates = self._candidates(state)
+        if not candidates:
+            notes["stop_reason"] = "the current entities have no relation left to follow"
+            return None
+        s = self.settings
+        if notes["path"] and s.prior > 0 and not s.exhaustive and candidates[0].rule_score <= -100:
+            notes["stop_reason"] = "no rule plan continues the path walked so far"
+            return None
+        return self._relation_action(state, memory, candidates)
+
+    def _choose_topic(self, state: State) -> bool:
+        notes = state.notes
+        topics = link_topics(self.kg, state)
+        if not topics:
+            notes["stop_reason"] = "no entity of the knowledge graph is named in the question"
+            return False
+        topics = topics[: max(1, self.settings.width)]
+        options = _distinct_labels(self.kg, [n for n, _ in topics])
+        prior = rule_prior([-float(i) for i in range(len(topics))])  # linking rank
+        best, choice, fault = decide(
+            self.llm,
+            prompts.choose_topic(state.question),
+            options,
+            "topic entity",
+            state,
+            prior,
+            self.settings.prior,
+        )
+        node = topics[best][0]
+        notes.update(topic=node, path=[], tried=set(), history=[], plans=None)
+        notes["topic_choice"] = _choice_record(options, choice, fault, best, prior)
+        state.frontier, state.support = {node: []}, {node: 1}
+        return True
+
+    def _remember(self, state: State, memory: list[Step]) -> None:
+        """Keep each step's candidates for Summarize; step back when a hop found nothing."""
+        notes = state.notes
+        last = memory[-1]
+        if last.error or not state.frontier:
+            notes["tried"].add((len(notes["path"]) - 1, *notes["path"][-1]))
+            notes["path"].pop()
+            prev = notes["history"][-1] if notes["history"] else None
+            state.frontier, state.support = (
+                (dict(prev["frontier"]), dict(prev["support"]))
+                if prev
+                else ({notes["topic"]: []}, {notes["topic"]: 1})
+            )
+            return
+        notes["history"].append(
+            {
+                "step": last.index,
+                "reward": last.reward,
+                "frontier": dict(state.frontier),
+                "support": dict(state.support),
+            }
+        )
+
+    def _candidates(self, state: State) -> list[Candidate]:
+        notes = state.notes
+        path = notes["path"]
+        counts: dict[tuple[str, str], int] = {}
+        for node in list(state.frontier)[:50]:
+            for rel, direction in self.kg.roles(node):
+                counts[(rel, direction)] = counts.get((rel, direction), 0) + 1
+        counts = {k: v for k, v in counts.items() if (len(path), *k) not in notes["tried"]}
+        scores = self._rule_scores(state)
+        cands = [
+            Candidate(
+                rel=rel,
+                direction=d,
+                text=self.kg.label(rel) + ("" if d == "out" else " (reverse)"),
+                rule_score=scores.get((rel, d), -100.0),
+                nodes=n,
+            )
+            for (rel, d), n in counts.items()
+        ]
+        cands.sort(key=lambda c: (-c.rule_score, -c.nodes, c.text))
+        return cands
+
+    def _rule_scores(self, state: State) -> dict[tuple[str, str], float]:
+        """Best score of a rule plan that continues the path walked so far with each hop."""
+        notes = state.notes
+        if notes["plans"] is None:
+            notes["plans"] = self.planner.plans(notes["analysis"], limit=40)
+        plans: list[Plan] = notes["plans"]
+        path, t = notes["path"], len(notes["path"])
+        scores: dict[tuple[str, str], float] = {}
+        for plan in plans:
+            if plan.anchor == notes["topic"] and len(plan.hops) > t and plan.hops[:t] == path:
+                key = plan.hops[t]
+                scores[key] = max(scores.get(key, -100.0), plan.score)
+        return scores
+
+    def _relation_action(self, state: State, memory: list[Step], cands: list[Candidate]) -> Action:
+        notes, s = state.notes, self.settings
+        shown = cands[:MAX_OPTIONS] if s.exhaustive else cands[: max(1, s.width)]
+        where = self._where(state)
+        known = [t for step in memory for t in step.triples][-RELATION_FACTS:]
+        prompt = prompts.choose_relation(state.question, known, where)
+        options = [c.text for c in shown]
+        prior = None if s.exhaustive else rule_prior([c.rule_score for c in shown])
+        best, choice, fault = decide(
+            self.llm, prompt, options, "choose relation", state, prior, s.prior
+        )
+        details = {"relation_choice": _choice_record(options, choice, fault, best, prior),
+                   "topic_choice": notes.get("topic_choice")}  # fmt: skip
+        if s.planning and choice is not None and len(shown) > 1:
+            best, record = plan_ahead(self, state, shown, choice, known, where)
+            details["planning"] = record
+        chosen = shown[best]
+        start = list(state.frontier)
+        if s.exhaustive and len(start) > s.width:
+            start, details["entity_choice"] = self._prune_entities(state, known, start)
+        notes["path"] = [*notes["path"], (chosen.rel, chosen.direction)]
+        details["candidates"] = len(cands)
+        return Action(
+            kind="hop",
+            description=f"follow '{chosen.text}' from {where}",
+            query=f"# chosen by {self.llm.model}\n" + path_sparql(notes["topic"], notes["path"]),
+            language="sparql",
+            source=f"kg:{self.kg.name}",
+            params={
+                "from": start,
+                "relation": chosen.rel,
+                "direction": chosen.direction,
+                "anchor": notes["topic"],
+                "hop": len(notes["path"]),
+            },
+            details=details,
+        )
+
+    def _prune_entities(self, state: State, known: list[Triple], nodes: list[str]):
+        """ToG: the LLM scores every current entity; the top `width` are kept."""
+        nodes = nodes[:MAX_OPTIONS]
+        options = _distinct_labels(self.kg, nodes)
+        prompt = prompts.choose_entity(state.question, known)
+        _, choice, fault = decide(self.llm, prompt, options, "choose entities", state)
+        probs = choice.probs if choice else [1.0] * len(options)
+        order = sorted(range(len(nodes)), key=lambda i: -probs[i])[: self.settings.width]
+        return [nodes[i] for i in order], _choice_record(options, choice, fault, order[0])
+
+    def _where(self, state: State) -> str:
+        nodes = list(state.frontier)
+        if len(nodes) == 1:
+            return self.kg.label(nodes[0])
+        shown = ", ".join(self.kg.label(n) for n in nodes[:3])
+        return f"{shown}{' ...' if len(nodes) > 3 else ''} ({len(nodes)} entities)"
+
+    # -- Summarize --------------------------------------------------------------------------
+    def summarize(self, state: State, memory: list[Step]) -> tuple[list[Answer], int]:
+        """The answer is read from the step the judge rated best (the buffer, not just the
+        last step: a noisy judge that let the walk go one hop too far does not lose it)."""
+        notes = state.notes
+        if "topic" not in notes or not memory:
+            return [], 0
+        history = list(notes.get("history", []))
+        last = memory[-1]
+        if state.frontier and not last.error and (not history or history[-1]["step"] != last.index):
+            history.append({"step": last.index, "reward": last.reward,
+                            "frontier": state.frontier, "support": state.support})  # fmt: skip
+        if not history:
+            return [], 0
+        best = max(history, key=lambda h: (h["reward"], -h["step"]))
+        if best["step"] != last.index:
+            notes["stop_reason"] = (
+                f"answer from step {best['step']} (judge reward {best['reward']:.2f}, the best)"
+            )
+        frontier, support = best["frontier"], best["support"]
+        candidates = [n for n in frontier if n != notes["topic"]]
+        if not candidates:
+            return [], 0
+        top = max(support.get(n, 1) for n in candidates)
+        candidates.sort(key=lambda n: (-support.get(n, 1), -self.kg.degree(n), self.kg.label(n)))
+        answers = [
+            Answer(
+                id=n,
+                label=self.kg.label(n),
+                score=round(best["reward"] * support.get(n, 1) / top, 4),
+                evidence=frontier[n] if i < MAX_ANSWERS_WITH_EVIDENCE else [],
+            )
+            for i, n in enumerate(candidates)
+        ]
+        return answers, len(answers)
+
+
+def _distinct_labels(kg: KnowledgeGraph, nodes: list[str]) -> list[str]:
+    """Option texts for nodes; equal labels are told apart by one of their relations."""
+    labels = [kg.label(n) for n in nodes]
+    out = []
+    for node, label in zip(nodes, labels, strict=True):
+        if labels.count(label) > 1:
+            roles = kg.roles(node)
+            hint = kg.label(roles[0][0]) if roles else node.rsplit("/", 1)[-1].strip(">")
+            label = f"{label} ({hint})"
+        while label in out:
+            label += "'"
+        out.append(label)
+    return out
+
+
+def _choice_record(options: list[str], choice: Choice | None, fault: str | None, best: int,
+                   prior: list[float] | None = None):  # fmt: skip
+    """What the trace shows about one decision: every option with its probabilities."""
+    return {
+        "options": [
+            {
+                "option": o,
+                "p_llm": round(choice.probs[i], 4) if choice else None,
+                "p_rules": round(prior[i], 4) if prior else None,
+            }
+            for i, o in enumerate(options)
+        ],
+        "chosen": options[best] if options else None,
+        "method": choice.method if choice else "rules (fallback)",
+        "fault": fault,
+    }
