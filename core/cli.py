@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -31,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_BAD_INPUT
+    if args.home:  # the whole process (local model files too) follows --home
+        os.environ["KNOWLOOP_HOME"] = str(args.home)
     engine = Engine(Workspace(args.home))
     try:
         return args.run(engine, args)
@@ -106,6 +109,10 @@ def _parser() -> argparse.ArgumentParser:
 
     kbs = sub.add_parser("kbs", help="list the imported KBs")
     kbs.set_defaults(run=_kbs)
+
+    model = sub.add_parser("model", help="the bundled local model: assemble it, show its status")
+    model.add_argument("--json", action="store_true")
+    model.set_defaults(run=_model)
     cli_edits.add_commands(sub)
     return parser
 
@@ -166,6 +173,10 @@ def _kb_and_paradigm(p: argparse.ArgumentParser) -> None:
 def _settings(args) -> LoopSettings:
     from core.llm.client import LLMSettings
 
+    if args.max_steps < 1:
+        raise ValueError("--max-steps must be at least 1")
+    if not 0.0 <= args.threshold <= 1.0:
+        raise ValueError("--threshold must be within [0, 1]")
     llm = LLMSettings()
     if args.model:
         llm.model = args.model
@@ -285,6 +296,19 @@ def _kbs(engine: Engine, args) -> int:
     for name in engine.workspace.kb_names():
         info = engine.workspace.kb_info(name)
         print(f"{name}\t{info.triples:,} triples\t{info.source}")
+    return 0
+
+
+def _model(engine: Engine, args) -> int:
+    from core.llm.local import model_path, status
+
+    model_path()  # assembled on first use (verified by sha256)
+    info = status()
+    if args.json:
+        print(json.dumps(info, indent=2))
+    else:
+        for key, value in info.items():
+            print(f"{key:>17}: {value}")
     return 0
 
 

@@ -48,6 +48,8 @@ class State:
     arrival: tuple[str, str] | None = None  # last (relation, direction) that reached the frontier
     notes: dict[str, Any] = field(default_factory=dict)  # agent/judge scratch (plans, analysis)
     llm_calls: list[LLMCall] = field(default_factory=list)  # calls made in the current step
+    # the latest step, whatever buffer snapshot the agent reasons on (Algorithm 3)
+    last_step: Step | None = None
 
 
 @dataclass
@@ -199,6 +201,7 @@ def run_loop(
             settings.refresh != "entropy" or abs(bits - snapshot_bits) >= settings.refresh_bits
         )
         memory.append(step)
+        state.last_step = step
         if step.refreshed:
             snapshot, snapshot_bits = list(memory), bits
         yield step

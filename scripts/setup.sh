@@ -11,11 +11,33 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=.venv/.knowloop-installed
 want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+# llama-cpp-python (the local model's runtime) ships as source only: build its wheel once,
+# with visible progress, into a cache outside the checkout; later installs take it from there.
+WHEELS=${KNOWLOOP_WHEELS:-$HOME/.cache/knowloop/wheels}
+LLAMA=llama-cpp-python==0.3.36
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".[test]"
+  if ! ls "$WHEELS"/llama_cpp_python-0.3.36-*.whl >/dev/null 2>&1; then
+    if ! command -v cc >/dev/null || ! command -v c++ >/dev/null; then
+      if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential
+      else
+        echo "llama-cpp-python needs a C/C++ compiler: apt-get install build-essential" >&2
+        exit 1
+      fi
+    fi
+    mkdir -p "$WHEELS"
+    echo "Building $LLAMA once (≈ 6-15 min on 2 cores); the wheel is cached in $WHEELS"
+    .venv/bin/python -m pip wheel --no-deps -v "$LLAMA" -w "$WHEELS" 2>&1 \
+      | grep --line-buffered -oE '\[ *[0-9]+%\][^/]*' | awk '{printf "\r  llama.cpp build %s", $1; fflush()}' || true
+    echo
+    ls "$WHEELS"/llama_cpp_python-0.3.36-*.whl >/dev/null || { echo "wheel build failed" >&2; exit 1; }
+  fi
+  .venv/bin/python -m pip install --quiet --find-links "$WHEELS" -e ".[test]"
   echo "$want" > "$stamp"
 fi
+# The local model file is assembled once into the workspace ($KNOWLOOP_HOME/models).
+.venv/bin/python -m core model >/dev/null
 # With --with-browser (the test command): the browser test (tests/test_browser.py) drives
 # Debian's chromium through Playwright; the browsers `playwright install` would download cannot
 # be fetched here, so it is never run. The emoji font makes the page's 👍/👎 render.

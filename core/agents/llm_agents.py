@@ -216,8 +216,8 @@ class IterativeAgent:
         if "topic" not in notes:
             if not self._choose_topic(state):
                 return None
-        else:
-            self._remember(state, memory)
+        elif state.last_step is not None:
+            self._remember(state, state.last_step)
         if len(notes["path"]) >= self.max_hops:
             notes["stop_reason"] = f"{self.max_hops} hops walked"
             return None
@@ -255,10 +255,11 @@ class IterativeAgent:
         state.frontier, state.support = {node: []}, {node: 1}
         return True
 
-    def _remember(self, state: State, memory: list[Step]) -> None:
+    def _remember(self, state: State, last: Step) -> None:
         """Keep each step's candidates for Summarize; step back when a hop found nothing."""
         notes = state.notes
-        last = memory[-1]
+        if any(h["step"] == last.index for h in notes["history"]):
+            return
         if last.error or not state.frontier:
             notes["tried"].add((len(notes["path"]) - 1, *notes["path"][-1]))
             notes["path"].pop()

@@ -32,7 +32,7 @@ class RuleAgent:
             if not self._plan(state):
                 return None
         plans: list[Plan] = notes["plans"]
-        last = memory[-1] if memory else None
+        last = state.last_step  # the latest step, even when reasoning on a snapshot
         if last is not None and (last.error or last.candidates == 0):
             return self._next_plan(state, "the last query found nothing")
         plan = plans[notes["plan_i"]]

@@ -143,8 +143,11 @@ class LLM:
         temperature: float = 0.0,
         n: int = 1,
         stop: list[str] | None = None,
+        seed: int | None = None,
     ) -> Completion:
         params = {"max_tokens": max_tokens, "temperature": temperature, "n": n}
+        if seed is not None:
+            params["seed"] = seed
         if stop:
             params["stop"] = stop
         response, call = self._call(prompt, params, purpose, ledger)

@@ -43,17 +43,17 @@ class LLMSource:
             raise ValueError(f"the LLM source cannot run a {action.kind!r} action")
         k = max(1, int(action.params.get("samples", 1)))
         texts: list[str] = []
-        while len(texts) < k:  # providers without `n` return one sample per call
+        for i in range(k):  # one call per sample: every provider supports that (`n` is rarer)
             completion = self.llm.complete(
                 action.query,
-                purpose="chain of thought" if k == 1 else f"chain of thought ×{k}",
+                purpose="chain of thought" if k == 1 else f"chain of thought {i + 1}/{k}",
                 ledger=state.llm_calls,
                 max_tokens=int(action.params.get("max_tokens", 96)),
                 temperature=0.0 if k == 1 else 0.7,
-                n=k - len(texts),
+                seed=i,
                 stop=["\nQuestion:", "\n\n\n"],
             )
-            texts += completion.texts
+            texts.append(completion.text)
         passages, votes, label_of = [], Counter(), {}
         for i, text in enumerate(texts[:k], 1):
             answer = final_answer(text)
