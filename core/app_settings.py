@@ -1,0 +1,138 @@
+"""Settings the analyst chooses in the app, persisted in the workspace (`settings.json`):
+the model, its API base and the paradigm defaults. Never a key: keys live in the environment
+or in Streamlit secrets, and this module only reports whether they are present."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from core.llm.client import LLM, LLMFault, LLMSettings, default_model
+from core.loop import LoopSettings
+
+FILE = "settings.json"
+
+
+@dataclass
+class AppSettings:
+    model: str = ""  # "" = $KNOWLOOP_MODEL or the bundled local model
+    api_base: str = ""
+    paradigm: str = "kg-only"
+    max_steps: int = LoopSettings.max_steps
+    threshold: float = LoopSettings.threshold
+    refresh: str = LoopSettings.refresh
+    judge: str = LoopSettings.judge
+    width: int = LoopSettings.width
+    prior: float = LoopSettings.prior
+    samples: int = LoopSettings.samples
+    planning: bool = LoopSettings.planning
+    lookahead: int = LoopSettings.lookahead
+    beam: int = LoopSettings.beam
+    proposals: int = LoopSettings.proposals
+
+    @property
+    def effective_model(self) -> str:
+        return self.model.strip() or default_model()
+
+    def llm_settings(self) -> LLMSettings:
+        llm = LLMSettings(model=self.effective_model)
+        if self.api_base.strip():
+            llm.api_base = self.api_base.strip()
+        return llm
+
+    def loop_settings(self, **overrides) -> LoopSettings:
+        values = {f.name: getattr(self, f.name) for f in fields(LoopSettings)
+                  if hasattr(self, f.name)}  # fmt: skip
+        values.update(overrides)
+        settings = LoopSettings(**values, llm=self.llm_settings())
+        settings.validate()
+        return settings
+
+
+def settings_path(home: Path | None = None) -> Path:
+    from core.workspace import default_home
+
+    return Path(home or default_home()) / FILE
+
+
+def load(home: Path | None = None) -> AppSettings:
+    """The saved settings; defaults when none are saved or the file is unreadable."""
+    path = settings_path(home)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return AppSettings()
+    known = {f.name for f in fields(AppSettings)}
+    try:
+        return AppSettings(**{k: v for k, v in data.items() if k in known})
+    except TypeError:
+        return AppSettings()
+
+
+def save(settings: AppSettings, home: Path | None = None) -> None:
+    """Validate, then write atomically (a crash never leaves half a file)."""
+    from core import paradigms
+
+    if settings.paradigm not in paradigms.names():
+        raise ValueError(f"unknown paradigm {settings.paradigm!r}")
+    settings.loop_settings()  # raises ValueError with the setting's name
+    path = settings_path(home)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".json")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(asdict(settings), fh, indent=2)
+    os.replace(tmp, path)
+
+
+def key_status(model: str) -> dict:
+    """Whether the provider's key is in the environment — names only, never values."""
+    from core.llm.local import LOCAL_PROVIDER
+
+    if model.startswith(LOCAL_PROVIDER + "/"):
+        return {"needs_key": False, "present": True, "missing": []}
+    from core.llm.client import get_litellm
+
+    try:
+        found = get_litellm().validate_environment(model=model)
+    except Exception as exc:  # unknown provider: say so rather than guess
+        return {"needs_key": None, "present": False, "missing": [], "error": str(exc)[:200]}
+    missing = list(found.get("missing_keys") or [])
+    return {"needs_key": bool(missing) or None, "present": not missing, "missing": missing}
+
+
+def test_connection(model: str, api_base: str = "", timeout_s: float = 20.0) -> tuple[bool, str]:
+    """One tiny real call; (True, what came back and how fast) or (False, the exact error)."""
+    llm_settings = LLMSettings(model=model.strip() or default_model(), retries=0,
+                               timeout_s=timeout_s, cache=False)  # fmt: skip
+    if api_base.strip():
+        llm_settings.api_base = api_base.strip()
+    ledger = []
+    try:
+        out = LLM(llm_settings).complete("Reply with OK.\nReply:", purpose="connection test",
+                                          ledger=ledger, max_tokens=4)  # fmt: skip
+    except LLMFault as fault:
+        return False, str(fault)
+    except Exception as exc:  # noqa: BLE001 — reported to the user verbatim, not raised
+        return False, f"{type(exc).__name__}: {exc}"
+    call = ledger[-1]
+    return (
+        True,
+        f"{llm_settings.model} answered {out.text.strip()[:40]!r} in {call.latency_ms:,.0f} ms",
+    )
+
+
+def apply_secrets(secrets: Mapping) -> list[str]:
+    """Copy provider keys / bases from Streamlit secrets into the environment (where litellm
+    reads them) unless already set; returns the names copied (never the values)."""
+    copied = []
+    for name, value in dict(secrets).items():
+        if not isinstance(value, str) or not name.isupper():
+            continue
+        if name.endswith(("_API_KEY", "_API_BASE", "_API_VERSION")) and name not in os.environ:
+            os.environ[name] = value
+            copied.append(name)
+    return copied
