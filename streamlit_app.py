@@ -10,12 +10,18 @@ from __future__ import annotations
 
 import streamlit as st
 
+from pages._shared import start_up
+
 st.set_page_config(page_title="KnowLoop", layout="wide")
+start_up()
 
 pg = st.navigation(
     [
         st.Page("pages/ask.py", title="Ask", icon="💬", default=True),
+        st.Page("pages/compare.py", title="Compare", icon="⚖️"),
         st.Page("pages/kg_editor.py", title="KG editor", icon="✏️"),
+        st.Page("pages/sources.py", title="Sources", icon="🗂️"),
+        st.Page("pages/settings.py", title="Settings", icon="⚙️"),
     ]
 )
 pg.run()

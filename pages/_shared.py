@@ -6,20 +6,25 @@ Pages stay UI-only; anything that touches the engine goes through here or throug
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import threading
+import time
 from collections.abc import Iterable
 
 import streamlit as st
 
-from core import paradigms
+from core import app_settings, paradigms
 from core.engine import Engine
 from core.evaluate import read_questions
 from core.feedback import FeedbackLoop
+from core.llm.client import warm_up
 from core.trace import Triple
 from core.workspace import Workspace, bundled_kb_dir, default_home
 
 EXAMPLE_SEED = 7
+WARM_UP_DELAY_S = 3.0
 _HOPS = (1, 1, 2, 3)  # examples drawn per dev set: two 1-hop, one 2-hop, one 3-hop
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~])")
 # <script src="http…">…</script> and <link href="http…"> (also protocol-relative //host/…)
@@ -41,6 +46,34 @@ def _engine_for(home: str) -> Engine:
 def _default_kb_opened(home: str) -> bool:
     """Open the default KB once, doing the one-off import before any user waits on a question."""
     _engine_for(home).kg()
+    return True
+
+
+def start_up() -> None:
+    """Once per server process: provider keys from Streamlit secrets into the environment
+    (never displayed or stored), and the LLM stack warmed in the background so the first LLM
+    question does not pay litellm's import and the model load."""
+    _start_up_once()
+
+
+@st.cache_resource(show_spinner=False)
+def _start_up_once() -> bool:
+    try:
+        app_settings.apply_secrets(st.secrets)
+    except Exception:  # no secrets.toml: nothing to apply  # noqa: BLE001
+        pass
+    model = app_settings.load().effective_model
+    if os.environ.get("KNOWLOOP_NO_WARM_UP"):  # the test suite loads the model where it wants
+        return True
+
+    def warm() -> None:
+        time.sleep(WARM_UP_DELAY_S)  # let the first page and the KB open go first
+        try:
+            warm_up(model)
+        except Exception:  # noqa: BLE001 — the first LLM run reports the real error
+            pass
+
+    threading.Thread(target=warm, name="knowloop-llm-warm-up", daemon=True).start()
     return True
 
 

@@ -12,11 +12,22 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import pandas as pd
 import streamlit as st
 
+from core import app_settings
 from core.loop import LoopSettings
-from core.trace import Answer, Step, Trace, Triple
+from core.paradigms import JUDGES
+from core.report import report_filename, report_html, topics_of
+from core.trace import Step, Trace, Triple
+from pages._render import (
+    draw_chart,
+    draw_graph,
+    draw_totals,
+    plural,
+    render_answers,
+    render_step,
+    status_label,
+)
 from pages._shared import (
     describe_paradigm,
     example_questions,
@@ -28,11 +39,13 @@ from pages._shared import (
     triple_line,
 )
 
-MAX_TRIPLE_ROWS = 50
-MAX_ANSWER_ROWS = 10
 TRACE_KEY, ERROR_KEY, QUESTION_KEY = "ask_trace", "ask_error", "question"
 RUN_KEY = "ask_run"  # (run id or None, error or None) of the trace on show
 RATINGS = {"👍 good": 1, "👎 bad": -1}
+REFRESH = {
+    "always": "refresh every step (Alg. 1)",
+    "entropy": "snapshot, refreshed after ≥ 1 bit of new information (Alg. 3)",
+}
 
 
 @dataclass
@@ -41,12 +54,7 @@ class Request:
 
     question: str
     paradigm: str
-    max_steps: int
-    threshold: float
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
+    settings: LoopSettings | None  # None: the settings were refused (ERROR_KEY says why)
 
 
 # -- input -----------------------------------------------------------------------------------
@@ -71,8 +79,10 @@ def render_examples() -> None:
 
 
 def render_form() -> Request | None:
-    """The question box and a compact settings row; returns the request when Run is pressed."""
+    """The question box, a compact settings row and the LLM options; returns the request
+    when Run is pressed. Defaults come from the Settings page (saved in the workspace)."""
     names = paradigm_names()
+    saved = app_settings.load()
     with st.form("ask_form", border=False):
         question = st.text_input(
             "Question",
@@ -83,53 +93,123 @@ def render_form() -> Request | None:
         paradigm = c1.selectbox(
             "Paradigm",
             names,
+            index=names.index(saved.paradigm) if saved.paradigm in names else 0,
             key="paradigm",
             help="\n\n".join(f"**{n}** — {describe_paradigm(n)}" for n in names),
         )
         max_steps = c2.slider(
-            "Max steps T", 1, 6, 4, key="max_steps", help="the loop stops after T steps"
+            "Max steps T",
+            1,
+            6,
+            saved.max_steps,
+            key="max_steps",
+            help="the loop stops after T steps",
         )
         threshold = c3.slider(
             "Threshold R",
             0.0,
             1.0,
-            0.8,
+            float(saved.threshold),
             step=0.05,
             key="threshold",
             help="the loop stops once the judge's reward reaches R",
         )
         submitted = c4.form_submit_button("Run", type="primary", width="stretch")
+        with st.expander("LLM and loop options"):
+            o = st.columns(4)
+            model = o[0].text_input(
+                "Model (litellm name)",
+                saved.model,
+                key="opt_model",
+                placeholder=saved.effective_model,
+            )
+            judge = o[1].selectbox(
+                "Judge",
+                ["", *JUDGES],
+                index=["", *JUDGES].index(saved.judge),
+                format_func=lambda j: j or "paradigm default",
+                key="opt_judge",
+            )
+            width = o[2].number_input("Width", 1, 50, saved.width, key="opt_width")
+            prior = o[3].number_input(
+                "Rule prior weight", 0.0, 20.0, float(saved.prior), 0.5, key="opt_prior"
+            )
+            p = st.columns(5)
+            planning = p[0].checkbox("Planning (Alg. 2)", saved.planning, key="opt_planning")
+            lookahead = p[1].number_input("Lookahead U", 1, 3, saved.lookahead, key="opt_u")
+            beam = p[2].number_input("Beam W", 1, 10, saved.beam, key="opt_w")
+            proposals = p[3].number_input("Proposals N", 1, 10, saved.proposals, key="opt_n")
+            samples = p[4].number_input("Samples k", 1, 20, saved.samples, key="opt_k")
+            refresh = st.radio(
+                "Buffer",
+                list(REFRESH),
+                horizontal=True,
+                key="opt_refresh",
+                index=list(REFRESH).index(saved.refresh),
+                format_func=REFRESH.get,
+            )
     if not submitted:
         return None
-    return Request(question, paradigm, int(max_steps), float(threshold))
+    chosen = app_settings.AppSettings(
+        model=model,
+        api_base=saved.api_base,
+        paradigm=paradigm,
+        max_steps=int(max_steps),
+        threshold=float(threshold),
+        refresh=refresh,
+        judge=judge,
+        width=int(width),
+        prior=float(prior),
+        samples=int(samples),
+        planning=bool(planning),
+        lookahead=int(lookahead),
+        beam=int(beam),
+        proposals=int(proposals),
+    )
+    try:
+        return Request(question, paradigm, chosen.loop_settings())
+    except ValueError as exc:
+        st.session_state[ERROR_KEY] = f"bad setting: {exc}"
+        return Request(question, paradigm, None)
 
 
 # -- running ---------------------------------------------------------------------------------
 def start_run(req: Request) -> Iterator[Step | Trace] | None:
     """Start the engine's stream; a refused question becomes a stored error, not a traceback."""
+    if req.settings is None:
+        return None
     try:
-        return get_engine().stream(
-            req.question,
-            paradigm=req.paradigm,
-            settings=LoopSettings(max_steps=req.max_steps, threshold=req.threshold),
-        )
+        return get_engine().stream(req.question, paradigm=req.paradigm, settings=req.settings)
     except ValueError as exc:  # QuestionError, unknown paradigm, KB problems
         st.session_state[ERROR_KEY] = str(exc)
         return None
 
 
-def run_live(stream: Iterator[Step | Trace]) -> None:
-    """Draw each step as the engine yields it, then keep the finished trace."""
+def run_live(stream: Iterator[Step | Trace], threshold: float) -> None:
+    """Draw each step as the engine yields it — the step itself on the left; the cumulative
+    graph (this step's additions highlighted), the reward chart and the totals on the right —
+    then keep the finished trace."""
     trace: Trace | None = None
-    with st.status("Reasoning…", expanded=True) as status:
+    steps: list[Step] = []
+    left, right = st.columns([3, 2])
+    graph, chart, running = right.empty(), right.empty(), right.empty()
+    with left, st.status("Reasoning…", expanded=True) as status:
         try:
             for item in stream:
                 if isinstance(item, Step):
+                    steps.append(item)
                     render_step(item)
+                    draw_graph(graph, steps)
+                    draw_chart(chart, steps, threshold)
+                    draw_totals(running, steps)
                 else:
                     trace = item
         except ValueError as exc:
             st.session_state[ERROR_KEY] = str(exc)
+            status.update(label="The run failed", state="error")
+            return
+        except Exception as exc:  # an environment fault (model file, provider): readable
+            st.session_state[ERROR_KEY] = f"the run failed ({type(exc).__name__}: {exc})"
             status.update(label="The run failed", state="error")
             return
         if trace is None:
@@ -140,12 +220,9 @@ def run_live(stream: Iterator[Step | Trace]) -> None:
             render_no_steps(trace)
         # expanded must be repeated: an update that only changes the label collapses the box
         status.update(label=status_label(trace), state=status_state(trace), expanded=True)
+    draw_graph(graph, trace.steps, trace.answers, topics_of(trace))
+    draw_totals(running, trace.steps)
     st.session_state[TRACE_KEY] = trace
-
-
-def status_label(trace: Trace) -> str:
-    took = f"{plural(len(trace.steps), 'step')} · {trace.duration_ms:,.0f} ms"
-    return f"Answered in {took}" if trace.answers else f"No answer · {took}"
 
 
 def status_state(trace: Trace) -> str:
@@ -154,75 +231,20 @@ def status_state(trace: Trace) -> str:
 
 # -- steps -----------------------------------------------------------------------------------
 def render_steps(trace: Trace) -> None:
-    """Replay a stored trace's steps (collapsed: the answer is what a rerun should lead with)."""
-    with st.status(status_label(trace), state=status_state(trace), expanded=False):
+    """Replay a stored trace (steps collapsed: the answer is what a rerun should lead with)."""
+    left, right = st.columns([3, 2])
+    with left, st.status(status_label(trace), state=status_state(trace), expanded=False):
         for step in trace.steps:
             render_step(step)
         if not trace.steps:
             render_no_steps(trace)
+    draw_graph(right.empty(), trace.steps, trace.answers, topics_of(trace))
+    draw_chart(right.empty(), trace.steps, float(trace.settings.get("threshold", 0.8)))
+    draw_totals(right.empty(), trace.steps)
 
 
 def render_no_steps(trace: Trace) -> None:
     st.markdown(f"The agent took no step: {md(plain_reason(trace))}.")
-
-
-def render_step(step: Step) -> None:
-    action = step.action
-    st.markdown(f"**Step {step.index} — {md(action.description)}**")
-    if action.query:
-        st.code(action.query, language=action.language or "text")
-    st.caption(step_summary(step))
-    if step.error:
-        st.error(f"The query failed: {step.error}")
-    render_plan(step)
-    render_triples(step.triples, truncated=step.truncated)
-
-
-def step_summary(step: Step) -> str:
-    """One line: where it queried, what the judge said, how many candidates, how long."""
-    parts = []
-    if step.action.source:
-        parts.append(f"source `{step.action.source}`")
-    reason = f" — {md(step.reward_reason)}" if step.reward_reason else ""
-    parts.append(f"reward **{step.reward:.2f}**{reason}")
-    parts.append(plural(step.candidates, "candidate"))
-    parts.append(f"{step.duration_ms:,.0f} ms")
-    if step.tokens:
-        parts.append(f"{step.tokens:,} tokens")
-    return " · ".join(parts)
-
-
-def render_plan(step: Step) -> None:
-    """Why the agent chose this action: its plan, the score, and what it passed over."""
-    details = step.action.details
-    plan, score = details.get("plan"), details.get("plan_score")
-    if plan:
-        scored = f" (score {score:.2f})" if isinstance(score, int | float) else ""
-        st.caption(f"plan: {md(plan)}{scored}")
-    if note := details.get("note"):
-        st.caption(md(note))
-    alternatives = details.get("alternatives") or []
-    if alternatives:
-        with st.expander(f"Other plans considered ({len(alternatives)})"):
-            st.dataframe(pd.DataFrame(alternatives), hide_index=True)
-
-
-def render_triples(triples: list[Triple], *, truncated: bool = False) -> None:
-    capped = " (retrieval hit its size cap)" if truncated else ""
-    with st.expander(f"Retrieved triples ({len(triples):,}){capped}"):
-        if not triples:
-            st.caption("nothing retrieved")
-            return
-        st.dataframe(triples_frame(triples[:MAX_TRIPLE_ROWS]), hide_index=True)
-        if len(triples) > MAX_TRIPLE_ROWS:
-            st.caption(f"showing the first {MAX_TRIPLE_ROWS} of {len(triples):,}")
-
-
-def triples_frame(triples: list[Triple]) -> pd.DataFrame:
-    return pd.DataFrame(
-        [(t.s_label, t.p_label, t.o_label) for t in triples],
-        columns=["subject", "relation", "object"],
-    )
 
 
 # -- answer ----------------------------------------------------------------------------------
@@ -237,47 +259,32 @@ def render_answer(trace: Trace) -> None:
     else:
         render_no_answer(trace)
     render_linked(trace.linked)
-    st.download_button(
+    c1, c2 = st.columns(2)
+    c1.download_button(
         "Download trace (JSON)",
         data=trace.to_json(),
         file_name="knowloop-trace.json",
         mime="application/json",
         on_click="ignore",
     )
+    c2.download_button(
+        "Download report (HTML)",
+        data=cached_report(trace),
+        file_name=report_filename(trace),
+        mime="text/html",
+        on_click="ignore",
+        help="one self-contained file: question, answer, evidence, graph, reward chart, costs; "
+        "opens offline in any browser",
+    )
 
 
-def render_answers(answers: list[Answer]) -> None:
-    top = answers[0]
-    st.success(f"**{md(top.label)}** · score {top.score:.2f}")
-    if top.evidence:
-        st.markdown(f"Evidence: {md(evidence_chain(top.evidence))}")
-    if len(answers) > 1:
-        shown = answers[:MAX_ANSWER_ROWS]
-        st.dataframe(
-            pd.DataFrame({"answer": [a.label for a in shown], "score": [a.score for a in shown]}),
-            hide_index=True,
-            column_config={"score": st.column_config.NumberColumn(format="%.2f")},
-        )
-
-
-def evidence_chain(triples: list[Triple]) -> str:
-    """Read the evidence as one walk (A —r→ B ←s— C) when the triples connect end to end;
-    otherwise list each fact, so nothing is hidden by a walk that does not exist."""
-    for start in (triples[0].s, triples[0].o):
-        walk, node = [], start
-        for t in triples:
-            if t.s == node:
-                walk.append(f"—{t.p_label}→ {t.o_label}")
-                node = t.o
-            elif t.o == node:
-                walk.append(f"←{t.p_label}— {t.s_label}")
-                node = t.s
-            else:
-                break
-        else:
-            first = triples[0].s_label if start == triples[0].s else triples[0].o_label
-            return " ".join([first, *walk])
-    return " · ".join(t.text() for t in triples)
+def cached_report(trace: Trace) -> str:
+    """The HTML report of the trace on show, built once per run (it inlines ~5 MB of JS)."""
+    key = ("ask_report", id(trace))
+    if st.session_state.get("ask_report_key") != key:
+        st.session_state["ask_report_key"] = key
+        st.session_state["ask_report"] = report_html(trace)
+    return st.session_state["ask_report"]
 
 
 def render_no_answer(trace: Trace) -> None:
@@ -414,7 +421,7 @@ def main() -> None:
             st.session_state.pop(state_key, None)
         stream = start_run(req)
         if stream is not None:
-            run_live(stream)
+            run_live(stream, req.settings.threshold)
         trace = st.session_state.get(TRACE_KEY)
     else:
         trace = st.session_state.get(TRACE_KEY)

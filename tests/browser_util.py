@@ -50,6 +50,7 @@ def streamlit_app(home: Path, log_path: Path, timeout_s: float = 60) -> Iterator
     the base URL once /_stcore/health answers, and stops the server afterwards."""
     port = free_port()
     env = {**os.environ, "KNOWLOOP_HOME": str(home), "PYTHONUNBUFFERED": "1"}
+    env.pop("KNOWLOOP_NO_WARM_UP", None)  # the real app warms its LLM stack up
     cmd = [
         sys.executable,
         "-m",

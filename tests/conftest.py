@@ -18,6 +18,8 @@ from core.engine import Engine
 from core.kg.store import KnowledgeGraph
 from core.workspace import Workspace
 
+os.environ.setdefault("KNOWLOOP_NO_WARM_UP", "1")  # no background model load in AppTests
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 REPO = Path(__file__).resolve().parents[1]
 METAQA_DIR = REPO / "kb_data" / "metaqa"

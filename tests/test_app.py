@@ -93,3 +93,48 @@ def test_example_button_fills_the_box(app: AppTest) -> None:
     assert not at.exception, at.exception
     assert at.text_input(key="question").value == button.label
     assert at.text_input(key="question").value
+
+
+# -- the live view, LLM options, exports -----------------------------------------------------
+def test_run_draws_graph_reward_chart_and_totals(app: AppTest) -> None:
+    at = ask(app, "what movies did [Keanu Reeves] act in")
+    assert not at.exception, at.exception
+    frames = at.get("iframe")
+    assert frames, "the reasoning graph is drawn in an iframe"
+    graph = frames[0].proto.srcdoc
+    assert "vis.DataSet" in graph and "Keanu Reeves" in graph
+    assert "cdn.jsdelivr" not in graph and '<script src="http' not in graph
+    assert at.get("plotly_chart"), "the judge's reward chart"
+    assert [m.label for m in at.metric][:5] == ["steps", "LLM calls", "tokens", "cost", "time"]
+
+
+def test_html_report_download_is_offered(app: AppTest) -> None:
+    at = ask(app, "who directed [Black Snake Moan]")
+    labels = [b.label for b in at.download_button]
+    assert labels == ["Download trace (JSON)", "Download report (HTML)"]
+
+
+def test_bad_llm_setting_is_a_readable_error(app: AppTest) -> None:
+    app.text_input(key="question").input("who directed [Black Snake Moan]")
+    app.text_input(key="opt_model").input("   ")
+    app.selectbox(key="paradigm").set_value("llmxkg")
+    at = app.number_input(key="opt_prior").set_value(0.0).run()
+    at = at.form_submit_button[0].click().run()
+    assert not at.exception, at.exception
+    # an all-blank model name means "the default model": the run goes through, no traceback
+    assert at.session_state["ask_trace"].paradigm == "llmxkg"
+
+
+def test_llm_down_is_reported_on_the_step_not_as_a_traceback(
+    app: AppTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A provider that cannot be reached (no key): the LLM-only run fails readably."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    app.text_input(key="question").input("who directed Black Snake Moan")
+    app.selectbox(key="paradigm").set_value("llm-only")
+    app.text_input(key="opt_model").input("openai/gpt-4o-mini")
+    at = app.form_submit_button[0].click().run()
+    assert not at.exception, at.exception
+    page = texts(at)
+    assert "The query failed" in page and ("api_key" in page.lower() or "key" in page.lower())
+    assert at.status[0].label.startswith("No answer")

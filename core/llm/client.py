@@ -61,8 +61,9 @@ class BudgetExhausted(StopRun):
     """The question's LLM budget is spent: the run stops cleanly and says so."""
 
 
-class LLMFault(RuntimeError):
-    """An LLM call failed for good (after retries) or returned nothing usable."""
+class LLMFault(ValueError):
+    """An LLM call failed for good (after retries) or returned nothing usable (a ValueError:
+    the loop records it on the step like any failed query)."""
 
 
 @dataclass
@@ -316,6 +317,16 @@ def get_litellm():
             )
             _litellm = litellm
     return _litellm
+
+
+def warm_up(model: str | None = None) -> None:
+    """Pay the one-off costs before a user waits: import litellm and, for the bundled model,
+    load it (the app calls this in a background thread at start)."""
+    from core.llm.local import LOCAL_PROVIDER, LocalModel
+
+    get_litellm()
+    if (model or default_model()).startswith(LOCAL_PROVIDER + "/"):
+        LocalModel.get()
 
 
 def clear_cache() -> None:

@@ -1,0 +1,216 @@
+"""How a run is drawn: steps (with the LLM's decisions, plans, passages and calls), the
+reasoning graph, the reward chart and running totals. Shared by the Ask and Compare pages;
+the pictures themselves are built by core.report so the HTML export matches the page."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core.report import graph_html, reward_figure, totals, trace_graph
+from core.trace import Answer, Step, Trace, Triple
+from pages._shared import md
+
+MAX_TRIPLE_ROWS = 50
+MAX_ANSWER_ROWS = 10
+GRAPH_HEIGHT = 440
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+# -- one step --------------------------------------------------------------------------------
+def render_step(step: Step) -> None:
+    action = step.action
+    st.markdown(f"**Step {step.index} — {md(action.description)}**")
+    if action.query:
+        st.code(action.query, language=action.language or "text")
+    st.caption(step_summary(step))
+    if step.error:
+        st.error(f"The query failed: {step.error}")
+    render_plan(step)
+    render_decisions(step)
+    render_passages(step)
+    if step.triples or action.kind in ("hop", "constrain", "neighbourhood"):
+        render_triples(step.triples, truncated=step.truncated)
+    render_calls(step)
+
+
+def step_summary(step: Step) -> str:
+    """One line: where it queried, what the judge said, how many candidates, how long."""
+    parts = []
+    if step.action.source:
+        parts.append(f"source `{step.action.source}`")
+    if step.action.kind not in ("answer", "stopped"):
+        reason = f" — {md(step.reward_reason)}" if step.reward_reason else ""
+        parts.append(f"reward **{step.reward:.2f}**{reason}")
+        parts.append(plural(step.candidates, "candidate"))
+    parts.append(f"{step.duration_ms:,.0f} ms")
+    if step.llm_calls:
+        parts.append(f"{plural(len(step.llm_calls), 'LLM call')}, {step.tokens:,} tokens")
+    if not step.refreshed:
+        parts.append("buffer snapshot kept (not enough new information)")
+    return " · ".join(parts)
+
+
+def render_plan(step: Step) -> None:
+    """Why the rule agent chose this action: its plan, the score, and what it passed over."""
+    details = step.action.details
+    plan, score = details.get("plan"), details.get("plan_score")
+    if plan:
+        scored = f" (score {score:.2f})" if isinstance(score, int | float) else ""
+        st.caption(f"plan: {md(plan)}{scored}")
+    if note := details.get("note"):
+        st.caption(md(note))
+    alternatives = details.get("alternatives") or []
+    if alternatives:
+        with st.expander(f"Other plans considered ({len(alternatives)})"):
+            st.dataframe(pd.DataFrame(alternatives), hide_index=True)
+
+
+def render_decisions(step: Step) -> None:
+    """The LLM agent's closed choices (option probabilities, rule prior) and its planning."""
+    details = step.action.details
+    for key, title in (("topic_choice", "topic entity"), ("relation_choice", "relation"),
+                       ("entity_choice", "entities")):  # fmt: skip
+        choice = details.get(key)
+        if not choice or (key == "topic_choice" and step.index > 1):
+            continue
+        st.caption(
+            f"{title}: chose **{md(choice.get('chosen'))}** ({md(choice.get('method'))})"
+            + (f" — {md(choice['fault'])}" if choice.get("fault") else "")
+        )
+        if len(choice.get("options") or []) > 1:
+            with st.expander(f"{title.capitalize()} options ({len(choice['options'])})"):
+                st.dataframe(pd.DataFrame(choice["options"]), hide_index=True)
+    plan = details.get("planning")
+    if plan:
+        with st.expander(f"Planning (U={plan.get('U')}, W={plan.get('W')}, N={plan.get('N')})"):
+            if plan.get("fault"):
+                st.warning(plan["fault"])
+            for level, rows in enumerate(plan.get("levels") or [], 1):
+                st.caption(f"lookahead level {level}")
+                st.dataframe(pd.DataFrame(rows), hide_index=True)
+            if plan.get("chosen"):
+                st.caption(f"best trajectory: {md(plan['chosen'])}")
+
+
+def render_passages(step: Step) -> None:
+    for p in step.passages:
+        badge = "source" if p.verified else "unverified — the model's own words"
+        st.markdown(f"*{md(p.id)} ({badge})*")
+        st.text(p.text[:1500])
+
+
+def render_calls(step: Step) -> None:
+    if not step.llm_calls:
+        return
+    with st.expander(f"LLM calls ({len(step.llm_calls)})"):
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {"purpose": c.purpose, "model": c.model, "prompt": c.prompt_tokens,
+                     "completion": c.completion_tokens, "cost $": c.cost_usd,
+                     "ms": round(c.latency_ms), "cached": c.cached, "error": c.error or ""}
+                    for c in step.llm_calls
+                ]
+            ),
+            hide_index=True,
+        )  # fmt: skip
+
+
+def render_triples(triples: list[Triple], *, truncated: bool = False) -> None:
+    capped = " (retrieval hit its size cap)" if truncated else ""
+    with st.expander(f"Retrieved triples ({len(triples):,}){capped}"):
+        if not triples:
+            st.caption("nothing retrieved")
+            return
+        st.dataframe(triples_frame(triples[:MAX_TRIPLE_ROWS]), hide_index=True)
+        if len(triples) > MAX_TRIPLE_ROWS:
+            st.caption(f"showing the first {MAX_TRIPLE_ROWS} of {len(triples):,}")
+
+
+def triples_frame(triples: list[Triple]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [(t.s_label, t.p_label, t.o_label) for t in triples],
+        columns=["subject", "relation", "object"],
+    )
+
+
+# -- the run as a picture ----------------------------------------------------------------------
+def draw_graph(slot, steps: list[Step], answers: list[Answer] = (), topics=None) -> None:
+    view = trace_graph(steps, answers, topics or step_topics(steps))
+    if view.empty:
+        slot.caption("No graph: nothing was retrieved from the knowledge graph.")
+    else:
+        slot.iframe(graph_html(view, height=GRAPH_HEIGHT), height=GRAPH_HEIGHT)
+
+
+def draw_chart(slot, steps: list[Step], threshold: float) -> None:
+    if steps:
+        slot.plotly_chart(reward_figure(steps, threshold), config={"displayModeBar": False})
+
+
+def draw_totals(slot, steps: list[Step]) -> None:
+    t = totals(steps)
+    with slot.container():
+        c = st.columns(5)
+        c[0].metric("steps", t["steps"])
+        c[1].metric("LLM calls", t["llm_calls"])
+        c[2].metric("tokens", f"{t['tokens']:,}")
+        c[3].metric("cost", f"${t['cost_usd']:.4f}")
+        c[4].metric("time", f"{t['ms'] / 1000:.2f} s")
+
+
+def step_topics(steps: list[Step]) -> dict[str, str]:
+    """The topic entity of a run in progress (its first step's anchor), id -> label."""
+    if not steps:
+        return {}
+    params = steps[0].action.params
+    anchors = params.get("anchors") or ([params["anchor"]] if params.get("anchor") else [])
+    labels = {n: lbl for t in steps[0].triples for n, lbl in ((t.s, t.s_label), (t.o, t.o_label))}
+    return {a: labels.get(a, a) for a in anchors}
+
+
+# -- answers ---------------------------------------------------------------------------------
+def render_answers(answers: list[Answer]) -> None:
+    top = answers[0]
+    st.success(f"**{md(top.label)}** · score {top.score:.2f}")
+    if top.evidence:
+        st.markdown(f"Evidence: {md(evidence_chain(top.evidence))}")
+    for p in top.passages[:1]:
+        st.caption(f"{'Source' if p.verified else 'Unverified (the model’s own words)'}: "
+                   f"{md(p.text[:300])}")  # fmt: skip
+    if len(answers) > 1:
+        shown = answers[:MAX_ANSWER_ROWS]
+        st.dataframe(
+            pd.DataFrame({"answer": [a.label for a in shown], "score": [a.score for a in shown]}),
+            hide_index=True,
+            column_config={"score": st.column_config.NumberColumn(format="%.2f")},
+        )
+
+
+def evidence_chain(triples: list[Triple]) -> str:
+    """Read the evidence as one walk (A —r→ B ←s— C) when the triples connect end to end;
+    otherwise list each fact, so nothing is hidden by a walk that does not exist."""
+    for start in (triples[0].s, triples[0].o):
+        walk, node = [], start
+        for t in triples:
+            if t.s == node:
+                walk.append(f"—{t.p_label}→ {t.o_label}")
+                node = t.o
+            elif t.o == node:
+                walk.append(f"←{t.p_label}— {t.s_label}")
+                node = t.s
+            else:
+                break
+        else:
+            first = triples[0].s_label if start == triples[0].s else triples[0].o_label
+            return " ".join([first, *walk])
+    return " · ".join(t.text() for t in triples)
+
+
+def status_label(trace: Trace) -> str:
+    took = f"{plural(len(trace.steps), 'step')} · {trace.duration_ms:,.0f} ms"
+    return f"Answered in {took}" if trace.answers else f"No answer · {took}"

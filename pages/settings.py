@@ -1,0 +1,229 @@
+"""Settings page: the model the LLM paradigms call (and whether its key is present), the
+bundled local model, and the paradigm defaults the Ask page starts from.
+
+UI only: reading, validating and writing `$KNOWLOOP_HOME/settings.json`, key checks and the
+connection test are core.app_settings; this page never shows a key's value, only its name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import pandas as pd
+import streamlit as st
+
+from core import app_settings
+from core.app_settings import AppSettings
+from core.llm import local
+from core.paradigms import JUDGES
+from pages._shared import describe_paradigm, md, paradigm_names
+
+PREFIX = "set_"  # widget key of a setting: "set_" + its AppSettings field name
+LOADED = "set_loaded"  # the names of saved values the widgets could not show, once per session
+REFRESH = {
+    "always": "refresh every step (Alg. 1)",
+    "entropy": "snapshot, refreshed after ≥ 1 bit of new information (Alg. 3)",
+}
+# widget bounds, the same as the Ask page's so a saved value always fits both pages
+RANGES: dict[str, tuple[float, float]] = {
+    "max_steps": (1, 6),
+    "threshold": (0.0, 1.0),
+    "width": (1, 50),
+    "prior": (0.0, 20.0),
+    "samples": (1, 20),
+    "lookahead": (1, 3),
+    "beam": (1, 10),
+    "proposals": (1, 10),
+}
+
+
+# -- state -----------------------------------------------------------------------------------
+def key(name: str) -> str:
+    return PREFIX + name
+
+
+def fits(name: str, value: object, default: object) -> bool:
+    """Whether a saved value can be shown by its widget (a hand-edited file may hold anything;
+    a widget given a value outside its bounds would stop the page)."""
+    if name in RANGES:
+        lo, hi = RANGES[name]
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        return number and lo <= value <= hi and (isinstance(default, float) or value == int(value))
+    choices = {
+        "paradigm": paradigm_names(),
+        "refresh": list(REFRESH),
+        "judge": ["", *JUDGES],
+    }.get(name)
+    if choices is not None:
+        return value in choices
+    return isinstance(value, type(default))
+
+
+def load_into_state() -> None:
+    """Fill the widgets from settings.json once per session; later reruns keep what the
+    analyst typed. Values the widgets cannot show fall back to their defaults."""
+    if LOADED in st.session_state:
+        return
+    saved, defaults = app_settings.load(), AppSettings()
+    refused = []
+    for f in fields(AppSettings):
+        value, default = getattr(saved, f.name), getattr(defaults, f.name)
+        if not fits(f.name, value, default):
+            refused.append(f.name)
+            value = default
+        if f.name in RANGES:
+            value = type(default)(value)  # 3.0 for an int widget would stop the page
+        st.session_state[key(f.name)] = value
+    st.session_state[LOADED] = refused
+
+
+def chosen() -> AppSettings:
+    """The settings as the widgets show them now."""
+    values = {f.name: st.session_state.get(key(f.name)) for f in fields(AppSettings)}
+    values["model"] = (values["model"] or "").strip()
+    values["api_base"] = (values["api_base"] or "").strip()
+    for f in fields(AppSettings):
+        if f.type in ("int", int) and values[f.name] is not None:
+            values[f.name] = int(values[f.name])
+    return AppSettings(**values)
+
+
+# -- model -----------------------------------------------------------------------------------
+def key_line(model: str, api_base: str) -> str:
+    """What the key check says, by name only: a key's value is never read here."""
+    status = app_settings.key_status(model)
+    if status.get("error"):
+        return f"⚠️ cannot tell which key {md(model)} needs: {md(status['error'])}"
+    if status["needs_key"] is False:
+        return "✅ no key needed"
+    missing = list(status["missing"])
+    if missing and api_base and all(name.endswith("_API_BASE") for name in missing):
+        return "✅ no key needed (the API base is set above)"
+    if missing:
+        return "❌ missing: " + ", ".join(f"`{name}`" for name in missing)
+    return "✅ key present"
+
+
+def render_model() -> None:
+    st.subheader("Model")
+    c1, c2 = st.columns(2)
+    c1.text_input(
+        "Model (litellm name)",
+        key=key("model"),
+        placeholder="empty: $KNOWLOOP_MODEL or the bundled local model",
+        help="any litellm model name, e.g. openai/gpt-4o-mini or ollama_chat/llama3.1",
+    )
+    c2.text_input(
+        "API base",
+        key=key("api_base"),
+        placeholder="empty: the provider's default",
+        help="for a local server, e.g. http://localhost:11434",
+    )
+    settings = chosen()
+    model = settings.effective_model
+    st.caption(f"Effective model: `{model}` · API key: {key_line(model, settings.api_base)}")
+    if st.button("Test connection", key="set_test", help="one tiny real call to the model"):
+        with st.spinner(f"Calling {model}…"):
+            ok, message = app_settings.test_connection(model, settings.api_base)
+        (st.success if ok else st.error)(message)
+
+
+def render_local_model() -> None:
+    """What the bundled offline model is and whether it can run."""
+    info = local.status()
+    size = f"{info['size_mb']} MB" if info.get("size_mb") is not None else "not assembled yet"
+    rows = {
+        "model": info["model"],
+        "file": info["file"],
+        "assembled": "yes" if info["assembled"] else "no (assembled on first use)",
+        "size": size,
+        "weights package": "installed" if info.get("package_installed") else "missing",
+        "runtime": info["runtime"] or "llama-cpp-python is not installed",
+    }
+    with st.expander("Bundled local model", expanded=False):
+        st.table(pd.DataFrame({"value": rows}))
+
+
+# -- paradigm defaults -----------------------------------------------------------------------
+def render_defaults() -> None:
+    st.subheader("Paradigm defaults")
+    st.caption("The Ask page starts from these.")
+    names = paradigm_names()
+    c1, c2, c3 = st.columns([2, 2, 2])
+    c1.selectbox(
+        "Paradigm",
+        names,
+        key=key("paradigm"),
+        help="\n\n".join(f"**{n}** — {describe_paradigm(n)}" for n in names),
+    )
+    c2.slider("Max steps T", *RANGES["max_steps"], key=key("max_steps"), help="stop after T")
+    c3.slider(
+        "Threshold R",
+        *RANGES["threshold"],
+        step=0.05,
+        key=key("threshold"),
+        help="stop once the judge's reward reaches R",
+    )
+    c1, c2, c3, c4 = st.columns(4)
+    c1.selectbox(
+        "Judge", ["", *JUDGES], key=key("judge"), format_func=lambda j: j or "paradigm default"
+    )
+    c2.number_input(
+        "Width",
+        *RANGES["width"],
+        key=key("width"),
+        help="candidates the LLM agent weighs per decision",
+    )
+    c3.number_input("Rule prior weight", *RANGES["prior"], step=0.5, key=key("prior"))
+    c4.number_input(
+        "Samples k",
+        *RANGES["samples"],
+        key=key("samples"),
+        help="sampled chains of thought (llm-only)",
+    )
+    st.radio("Buffer", list(REFRESH), key=key("refresh"), horizontal=True, format_func=REFRESH.get)
+    c1, c2, c3, c4 = st.columns(4, vertical_alignment="bottom")
+    planning = c1.checkbox("Planning (Alg. 2)", key=key("planning"))
+    c2.number_input(
+        "Lookahead U", *RANGES["lookahead"], key=key("lookahead"), disabled=not planning
+    )
+    c3.number_input("Beam W", *RANGES["beam"], key=key("beam"), disabled=not planning)
+    c4.number_input(
+        "Proposals N", *RANGES["proposals"], key=key("proposals"), disabled=not planning
+    )
+
+
+def render_save() -> None:
+    """Validate and write; a refused value leaves the file as it was."""
+    if not st.button("Save", key="set_save", type="primary"):
+        return
+    try:
+        app_settings.save(chosen())
+    except ValueError as exc:
+        st.error(f"Not saved: {exc}")
+        return
+    st.success(f"Saved to {md(app_settings.settings_path())}.")
+
+
+# -- page ------------------------------------------------------------------------------------
+def main() -> None:
+    st.title("Settings")
+    st.markdown(
+        "Choose the model the LLM paradigms call and the defaults the Ask page starts from. "
+        "Keys stay in the environment or in Streamlit secrets: this page only says whether "
+        "one is present."
+    )
+    load_into_state()
+    refused = st.session_state[LOADED]
+    if refused:
+        st.warning(
+            "settings.json holds values this page cannot show; their defaults are shown "
+            f"instead: {', '.join(refused)}."
+        )
+    render_model()
+    render_local_model()
+    render_defaults()
+    render_save()
+
+
+main()

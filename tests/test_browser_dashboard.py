@@ -1,0 +1,155 @@
+"""The dashboard in a real browser: ask and watch the steps, the graph (pyvis, in an iframe)
+and the answer arrive; export the HTML report and open it offline; compare two paradigms;
+open Sources and Settings. Nothing may leave localhost. Timings (page loads, first step after
+Run) are measured here and written to test-artifacts/browser-timings.json (README, "Speed").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.browser_util import CHROMIUM, REPO, external, launch_chromium, streamlit_app, wait_idle
+
+if not CHROMIUM.exists():
+    if os.environ.get("CI"):
+        raise RuntimeError(f"{CHROMIUM} is missing on CI: scripts/setup.sh --with-browser failed")
+    pytest.skip(f"{CHROMIUM} is missing (scripts/setup.sh installs it)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
+expect = sync_api.expect
+
+ARTIFACTS = REPO / "test-artifacts"
+TIMEOUT_MS = 60_000
+QUESTION = "who directed Black Snake Moan"
+
+
+@pytest.fixture
+def home(metaqa_home: Path, tmp_path: Path) -> Path:
+    home = tmp_path / "dashboard-home"
+    shutil.copytree(metaqa_home, home, ignore=shutil.ignore_patterns("LOCK", "*.lock"))
+    return home
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"dashboard-{name}.png"), full_page=True)
+
+
+def test_dashboard_end_to_end(home: Path) -> None:
+    requests: list[str] = []
+    timings: dict[str, float] = {}
+    with streamlit_app(home, ARTIFACTS / "dashboard-streamlit.log") as base, \
+            sync_api.sync_playwright() as p:  # fmt: skip
+        browser = launch_chromium(p)
+        try:
+            context = browser.new_context(viewport={"width": 1500, "height": 2200},
+                                          accept_downloads=True)  # fmt: skip
+            page = context.new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            expect.set_options(timeout=TIMEOUT_MS)
+            context.on("request", lambda r: requests.append(r.url))
+            page.on("websocket", lambda ws: requests.append(ws.url))
+            try:
+                ask_and_watch(page, base, timings)
+                open_report(page, context, timings)
+                compare_two(page, base)
+                other_pages(page, base, timings)
+            except Exception:
+                shot(page, "failure")
+                raise
+        finally:
+            browser.close()
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "browser-timings.json").write_text(json.dumps(timings, indent=2))
+    assert external([u for u in requests if not u.startswith("file:")]) == [], external(requests)
+    # smoke bounds only (the figures themselves are reported, not asserted to the millisecond)
+    assert timings["first_step_s"] < 5 and timings["warm_page_load_s"] < 10, timings
+
+
+def ask_and_watch(page, base: str, timings: dict) -> None:
+    t0 = time.perf_counter()
+    page.goto(base)
+    expect(page.get_by_role("heading", name="Ask")).to_be_visible()
+    wait_idle(page, TIMEOUT_MS)
+    timings["first_page_load_s"] = round(time.perf_counter() - t0, 3)
+    t0 = time.perf_counter()
+    page.reload()
+    expect(page.get_by_role("heading", name="Ask")).to_be_visible()
+    wait_idle(page, TIMEOUT_MS)
+    timings["warm_page_load_s"] = round(time.perf_counter() - t0, 3)
+
+    page.get_by_label("Question").fill(QUESTION)
+    t0 = time.perf_counter()
+    page.get_by_role("button", name="Run", exact=True).click()
+    expect(page.get_by_text("Step 1 — ").first).to_be_visible()
+    timings["first_step_s"] = round(time.perf_counter() - t0, 3)
+    answer = page.get_by_test_id("stAlert").filter(has_text="score")
+    expect(answer).to_contain_text("Craig Brewer")
+    timings["answer_s"] = round(time.perf_counter() - t0, 3)
+    expect(page.get_by_text(re.compile(r"Answered in \d+ step"))).to_be_visible()
+    wait_idle(page, TIMEOUT_MS)
+    graph = graph_frame(page)
+    assert graph.evaluate("nodes.length") >= 2  # the subgraph, drawn by vis-network
+    assert graph.evaluate("edges.length") >= 1
+    expect(page.locator(".js-plotly-plot").first).to_be_visible()  # the reward chart
+    page.wait_for_timeout(500)
+    shot(page, "1-ask")
+
+
+def graph_frame(page):
+    for frame in page.frames:
+        try:
+            if frame.evaluate("typeof nodes !== 'undefined' && typeof vis !== 'undefined'"):
+                return frame
+        except Exception:  # noqa: BLE001 — frames that are not ours
+            continue
+    raise AssertionError("no pyvis graph frame on the page")
+
+
+def open_report(page, context, timings: dict) -> None:
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download report (HTML)").click()
+    path = ARTIFACTS / "dashboard-report.html"
+    ARTIFACTS.mkdir(exist_ok=True)
+    download.value.save_as(path)
+    report = context.new_page()
+    report.goto(path.as_uri())
+    expect(report.get_by_role("heading", name=QUESTION)).to_be_visible()
+    expect(report.get_by_text("Craig Brewer").first).to_be_visible()
+    expect(report.locator(".js-plotly-plot").first).to_be_visible()
+    frame = report.frame_locator("iframe").first
+    expect(frame.locator("canvas")).to_be_visible()
+    report.wait_for_timeout(500)
+    shot(report, "2-report")
+    timings["report_mb"] = round(path.stat().st_size / 2**20, 2)
+    report.close()
+
+
+def compare_two(page, base: str) -> None:
+    page.get_by_role("link", name="Compare").click()
+    expect(page.get_by_role("heading", name="Compare")).to_be_visible()
+    page.get_by_label("Question").fill(QUESTION)
+    page.get_by_label("Gold answer(s), optional").fill("Craig Brewer")
+    page.get_by_role("button", name="Compare", exact=True).click()
+    wait_idle(page, 180_000)
+    expect(page.get_by_text("✅ correct").first).to_be_visible()
+    expect(page.get_by_role("heading", name="kg-only")).to_be_visible()
+    expect(page.get_by_role("heading", name="llmxkg")).to_be_visible()
+    expect(page.locator(".js-plotly-plot")).to_have_count(3)
+    shot(page, "3-compare")
+
+
+def other_pages(page, base: str, timings: dict) -> None:
+    for name in ("Sources", "Settings"):
+        t0 = time.perf_counter()
+        page.get_by_role("link", name=name).click()
+        expect(page.get_by_role("heading", name=name)).to_be_visible()
+        wait_idle(page, TIMEOUT_MS)
+        timings[f"{name.lower()}_page_s"] = round(time.perf_counter() - t0, 3)
+        shot(page, f"4-{name.lower()}")
