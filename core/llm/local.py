@@ -138,19 +138,22 @@ class LocalModel:
         return out["choices"][0]["text"], usage["prompt_tokens"], usage["completion_tokens"]
 
     def score(self, prompt: str, options: list[str]) -> tuple[list[float], int]:
-        """Calibrated log-likelihood per option, and the tokens evaluated."""
+        """Calibrated log-likelihood per option, and the tokens read — counted as an API
+        would bill them (the whole prompt plus every option), whatever the KV cache saved."""
         null_prompt = prompt.rstrip().rsplit("\n", 1)[-1]
         with self.lock:
             opt_tokens = [self.tokens(" " + o.strip()) or self.tokens(o) for o in options]
             longest = max((len(t) for t in opt_tokens), default=1)
-            cond, used = self._loglik(self.fit(prompt, longest), opt_tokens)
+            prompt_tokens = self.fit(prompt, longest)
+            cond = self._loglik(prompt_tokens, opt_tokens)
+            used = len(prompt_tokens) + sum(len(t) for t in opt_tokens)
             null = []
             for option, toks in zip(options, opt_tokens, strict=True):
                 key = (null_prompt, option)
                 if key not in self._null_cache:
-                    (value,), n = self._loglik(self.tokens(null_prompt, bos=True), [toks])
-                    self._null_cache[key] = value
-                    used += n
+                    null_tokens = self.tokens(null_prompt, bos=True)
+                    self._null_cache[key] = self._loglik(null_tokens, [toks])[0]
+                    used += len(null_tokens) + len(toks)
                 null.append(self._null_cache[key])
         return [c - CALIBRATION * u for c, u in zip(cond, null, strict=True)], used
 
@@ -165,7 +168,6 @@ class LocalModel:
         common = min(_common_prefix(prev, prompt_tokens), len(prompt_tokens) - 1)
         llm.n_tokens = common
         llm.eval(prompt_tokens[common:])
-        used = len(prompt_tokens) - common
         base = len(prompt_tokens)
         logp_cache: dict[tuple[int, ...], np.ndarray] = {(): self._last_logprobs()}
         in_cache: list[int] = []  # option tokens currently held after the prompt
@@ -178,13 +180,12 @@ class LocalModel:
                     held = _common_prefix(in_cache, toks[:i])
                     llm.n_tokens = base + held
                     llm.eval(toks[held:i])  # usually one token: the previous prefix is held
-                    used += i - held
                     in_cache = toks[:i]
                     logp_cache[prefix] = self._last_logprobs()
                 total += float(logp_cache[prefix][tok])
             results.append(total)
         llm.n_tokens = base
-        return results, used
+        return results
 
     def _last_logprobs(self) -> np.ndarray:
         logits = np.ctypeslib.as_array(self.llm._ctx.get_logits(), shape=(self.n_vocab,))
