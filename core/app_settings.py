@@ -45,8 +45,9 @@ class AppSettings:
         return llm
 
     def loop_settings(self, **overrides) -> LoopSettings:
-        values = {f.name: getattr(self, f.name) for f in fields(LoopSettings)
-                  if hasattr(self, f.name)}  # fmt: skip
+        values = {
+            f.name: getattr(self, f.name) for f in fields(LoopSettings) if hasattr(self, f.name)
+        }
         values.update(overrides)
         settings = LoopSettings(**values, llm=self.llm_settings())
         settings.validate()
@@ -73,13 +74,28 @@ def load(home: Path | None = None) -> AppSettings:
         return AppSettings()
 
 
-def save(settings: AppSettings, home: Path | None = None) -> None:
-    """Validate, then write atomically (a crash never leaves half a file)."""
+def load_checked(home: Path | None = None) -> tuple[AppSettings, str | None]:
+    """The saved settings if they are valid, else the defaults and what was wrong (a file
+    edited by hand must not break the pages that read it)."""
+    settings = load(home)
+    try:
+        check(settings)
+    except (ValueError, TypeError) as exc:
+        return AppSettings(), f"saved settings ignored ({exc})"
+    return settings, None
+
+
+def check(settings: AppSettings) -> None:
     from core import paradigms
 
     if settings.paradigm not in paradigms.names():
         raise ValueError(f"unknown paradigm {settings.paradigm!r}")
     settings.loop_settings()  # raises ValueError with the setting's name
+
+
+def save(settings: AppSettings, home: Path | None = None) -> None:
+    """Validate, then write atomically (a crash never leaves half a file)."""
+    check(settings)
     path = settings_path(home)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".json")
@@ -88,32 +104,54 @@ def save(settings: AppSettings, home: Path | None = None) -> None:
     os.replace(tmp, path)
 
 
-def key_status(model: str) -> dict:
-    """Whether the provider's key is in the environment — names only, never values."""
+def key_status(model: str, api_base: str = "") -> dict:
+    """Whether the provider's key is in the environment — names only, never values.
+    `found` names the keys present; an API base given in the settings satisfies *_API_BASE."""
     from core.llm.local import LOCAL_PROVIDER
 
     if model.startswith(LOCAL_PROVIDER + "/"):
-        return {"needs_key": False, "present": True, "missing": []}
+        return {"needs_key": False, "present": True, "missing": [], "found": []}
     from core.llm.client import get_litellm
 
+    litellm = get_litellm()
     try:
-        found = get_litellm().validate_environment(model=model)
+        provider = litellm.get_llm_provider(model)[1]
+        found = litellm.validate_environment(model=model)
     except Exception as exc:  # unknown provider: say so rather than guess
-        return {"needs_key": None, "present": False, "missing": [], "error": str(exc)[:200]}
-    missing = list(found.get("missing_keys") or [])
-    return {"needs_key": bool(missing) or None, "present": not missing, "missing": missing}
+        return {
+            "needs_key": None,
+            "present": False,
+            "missing": [],
+            "found": [],
+            "error": str(exc)[:200],
+        }
+    missing = [
+        name
+        for name in found.get("missing_keys") or []
+        if not (api_base.strip() and name.endswith("_API_BASE"))
+    ]
+    expected = f"{str(provider).upper()}_API_KEY"
+    present = [expected] if os.environ.get(expected) else []
+    return {
+        "needs_key": bool(missing or present),
+        "present": not missing,
+        "missing": missing,
+        "found": present,
+    }
 
 
 def test_connection(model: str, api_base: str = "", timeout_s: float = 20.0) -> tuple[bool, str]:
     """One tiny real call; (True, what came back and how fast) or (False, the exact error)."""
-    llm_settings = LLMSettings(model=model.strip() or default_model(), retries=0,
-                               timeout_s=timeout_s, cache=False)  # fmt: skip
+    llm_settings = LLMSettings(
+        model=model.strip() or default_model(), retries=0, timeout_s=timeout_s, cache=False
+    )
     if api_base.strip():
         llm_settings.api_base = api_base.strip()
     ledger = []
     try:
-        out = LLM(llm_settings).complete("Reply with OK.\nReply:", purpose="connection test",
-                                          ledger=ledger, max_tokens=4)  # fmt: skip
+        out = LLM(llm_settings).complete(
+            "Reply with OK.\nReply:", purpose="connection test", ledger=ledger, max_tokens=4
+        )
     except LLMFault as fault:
         return False, str(fault)
     except Exception as exc:  # noqa: BLE001 — reported to the user verbatim, not raised

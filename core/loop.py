@@ -103,7 +103,7 @@ class LoopSettings:
     def validate(self) -> None:
         """Refuse settings that cannot run, with the setting's name (CLI flags and UI)."""
         checks = [
-            (self.max_steps >= 1, "max steps T must be at least 1"),
+            (1 <= self.max_steps <= 10, "max steps T must be within 1..10"),
             (0.0 <= self.threshold <= 1.0, "threshold R must be within [0, 1]"),
             (self.refresh in ("always", "entropy"), "refresh must be 'always' or 'entropy'"),
             (self.judge in ("", "rules", "llm", "consensus"), f"unknown judge {self.judge!r}"),
@@ -112,7 +112,7 @@ class LoopSettings:
             (1 <= self.lookahead <= 3, "lookahead U must be within 1..3"),
             (1 <= self.beam <= 10, "beam W must be within 1..10"),
             (1 <= self.proposals <= 10, "proposals N must be within 1..10"),
-            (self.prior >= 0, "prior weight must be >= 0"),
+            (0 <= self.prior <= 20, "prior weight must be within 0..20"),
         ]
         if self.llm is not None:
             checks += [

@@ -82,7 +82,9 @@ def render_form() -> Request | None:
     """The question box, a compact settings row and the LLM options; returns the request
     when Run is pressed. Defaults come from the Settings page (saved in the workspace)."""
     names = paradigm_names()
-    saved = app_settings.load()
+    saved, problem = app_settings.load_checked()
+    if problem:
+        st.warning(f"{problem}; using the defaults — fix them on the Settings page")
     with st.form("ask_form", border=False):
         question = st.text_input(
             "Question",

@@ -19,7 +19,7 @@ from core.paradigms import JUDGES
 from pages._shared import describe_paradigm, md, paradigm_names
 
 PREFIX = "set_"  # widget key of a setting: "set_" + its AppSettings field name
-LOADED = "set_loaded"  # the names of saved values the widgets could not show, once per session
+LOADED = "set_loaded"  # the names of saved values the widgets could not show
 REFRESH = {
     "always": "refresh every step (Alg. 1)",
     "entropy": "snapshot, refreshed after ≥ 1 bit of new information (Alg. 3)",
@@ -60,9 +60,11 @@ def fits(name: str, value: object, default: object) -> bool:
 
 
 def load_into_state() -> None:
-    """Fill the widgets from settings.json once per session; later reruns keep what the
-    analyst typed. Values the widgets cannot show fall back to their defaults."""
-    if LOADED in st.session_state:
+    """Fill the widgets from settings.json when they have no state: on the first visit, and
+    again after another page (Streamlit drops a widget's state when a run does not draw it).
+    Reruns keep what the analyst typed. Values the widgets cannot show fall back to their
+    defaults."""
+    if all(key(f.name) in st.session_state for f in fields(AppSettings)):
         return
     saved, defaults = app_settings.load(), AppSettings()
     refused = []
@@ -91,7 +93,7 @@ def chosen() -> AppSettings:
 # -- model -----------------------------------------------------------------------------------
 def key_line(model: str, api_base: str) -> str:
     """What the key check says, by name only: a key's value is never read here."""
-    status = app_settings.key_status(model)
+    status = app_settings.key_status(model, api_base)
     if status.get("error"):
         return f"⚠️ cannot tell which key {md(model)} needs: {md(status['error'])}"
     if status["needs_key"] is False:
@@ -101,7 +103,8 @@ def key_line(model: str, api_base: str) -> str:
         return "✅ no key needed (the API base is set above)"
     if missing:
         return "❌ missing: " + ", ".join(f"`{name}`" for name in missing)
-    return "✅ key present"
+    found = ", ".join(f"`{name}`" for name in status.get("found") or [])
+    return f"✅ key present ({found})" if found else "✅ key present"
 
 
 def render_model() -> None:
@@ -214,7 +217,7 @@ def main() -> None:
         "one is present."
     )
     load_into_state()
-    refused = st.session_state[LOADED]
+    refused = st.session_state.get(LOADED)
     if refused:
         st.warning(
             "settings.json holds values this page cannot show; their defaults are shown "

@@ -114,15 +114,20 @@ def test_html_report_download_is_offered(app: AppTest) -> None:
     assert labels == ["Download trace (JSON)", "Download report (HTML)"]
 
 
-def test_bad_llm_setting_is_a_readable_error(app: AppTest) -> None:
-    app.text_input(key="question").input("who directed [Black Snake Moan]")
-    app.text_input(key="opt_model").input("   ")
-    app.selectbox(key="paradigm").set_value("llmxkg")
-    at = app.number_input(key="opt_prior").set_value(0.0).run()
-    at = at.form_submit_button[0].click().run()
-    assert not at.exception, at.exception
-    # an all-blank model name means "the default model": the run goes through, no traceback
-    assert at.session_state["ask_trace"].paradigm == "llmxkg"
+def test_bad_saved_settings_fall_back_to_defaults_with_a_warning(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KNOWLOOP_HOME", str(home))
+    (home / "settings.json").write_text('{"max_steps": 99, "judge": "nope"}')
+    try:
+        at = AppTest.from_file(APP, default_timeout=60).run()
+        assert not at.exception, at.exception
+        assert "saved settings ignored" in at.warning[0].value
+        assert at.slider(key="max_steps").value == 4
+        at = ask(at, "who directed [Black Snake Moan]")
+        assert "Craig Brewer" in at.success[0].value
+    finally:
+        (home / "settings.json").unlink()
 
 
 def test_llm_down_is_reported_on_the_step_not_as_a_traceback(

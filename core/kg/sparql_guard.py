@@ -140,6 +140,7 @@ def run_readonly(
     start = time.monotonic()
     check_query(query)
     deadline = start + timeout_s
+    result = None
     try:
         result = store.query(query)
         if isinstance(result, pyoxigraph.QueryBoolean):
@@ -163,6 +164,10 @@ def run_readonly(
             )
     except (SyntaxError, OSError) as exc:
         raise QueryRefused(_one_line(f"the store rejected the query: {exc}")) from exc
+    finally:
+        # a traceback kept elsewhere (pyparsing caches exceptions) would keep this frame and
+        # the pyoxigraph result alive, to be dropped later on another thread
+        result = None  # noqa: F841
     rows = [[_display(term) for term in row] for row in terms]
     elapsed_ms = (time.monotonic() - start) * 1000.0
     return SparqlResult(kind, columns, rows, terms, truncated, elapsed_ms)

@@ -20,6 +20,7 @@ import os
 import re
 import threading
 import time
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -294,7 +295,9 @@ def get_litellm():
         if _litellm is None:
             os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
             os.environ.setdefault("LITELLM_LOG", "ERROR")
-            import litellm
+            with warnings.catch_warnings():  # pydantic schema notes emitted by litellm's import
+                warnings.simplefilter("ignore", UserWarning)
+                import litellm
 
             from core.llm.local import LOCAL_MODEL, LOCAL_PROVIDER, make_provider
 

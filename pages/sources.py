@@ -1,0 +1,236 @@
+"""Sources page: what the knowledge sources hold. Statistics and the relation histogram of a
+KB, an entity's neighbourhood as a graph and a table, the tabular sources, and a read-only
+SPARQL console.
+
+UI only: every read goes through the workspace's KnowledgeGraph; SPARQL goes through its
+guard (core.kg.sparql_guard), which refuses updates, SERVICE and unbounded queries.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from core.kg.store import KnowledgeGraph
+from core.report import GraphView, graph_html
+from core.trace import Triple
+from core.workspace import DEFAULT_KB, Workspace
+from pages._shared import get_engine, md
+
+MAX_MATCHES = 10
+GRAPH_LIMIT = 40  # triples drawn around an entity
+TABLE_LIMIT = 500  # triples of an entity in the table
+GRAPH_HEIGHT = 450
+MAX_BARS = 40  # relations in the histogram; the rest are summed in one bar
+MAX_ROWS = 1000  # SPARQL rows shown
+SPARQL_TIMEOUT_S = 10.0
+EXAMPLE_QUERY = "SELECT ?s ?p ?o WHERE {\n  ?s ?p ?o\n}\nLIMIT 10"
+COLUMNS = ["subject", "relation", "object"]
+RESULT = "src_sparql_result"  # the last console answer: kb, query, result or error
+
+
+def workspace() -> Workspace:
+    """The shared workspace, without importing the bundled KB when others are there."""
+    return get_engine(open_default=False).workspace
+
+
+# -- KB --------------------------------------------------------------------------------------
+def choose_kb() -> str | None:
+    """The KB to show: a picker when there are several, the default KB preselected."""
+    ws = workspace()
+    names = ws.kb_names()
+    if not names:
+        with st.spinner("Importing the bundled knowledge graph (once)…"):
+            try:
+                ws.resolve(None)
+            except ValueError as exc:
+                st.error(f"Cannot open the bundled knowledge graph: {exc}")
+                return None
+        names = ws.kb_names()
+    if len(names) == 1:
+        st.caption(f"Knowledge graph: **{md(names[0])}**")
+        return names[0]
+    index = names.index(DEFAULT_KB) if DEFAULT_KB in names else 0
+    return st.selectbox("Knowledge graph", names, index=index, key="src_kb")
+
+
+def render_stats(kg: KnowledgeGraph) -> None:
+    stats = kg.stats()
+    c1, c2, c3 = st.columns(3)
+    c1.metric("Triples", f"{stats['triples']:,}")
+    c2.metric("Nodes", f"{stats['nodes']:,}")
+    c3.metric("Relations", f"{stats['relations']:,}")
+    counts = stats["relation_counts"]
+    if counts:
+        st.plotly_chart(relation_figure(counts), config={"displayModeBar": False})
+
+
+def relation_figure(counts: dict[str, int]) -> go.Figure:
+    """Triples per relation, largest first; a long tail is summed so the bars stay readable."""
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    if len(ranked) > MAX_BARS:
+        rest = ranked[MAX_BARS - 1 :]
+        ranked = ranked[: MAX_BARS - 1] + [(f"{len(rest)} others", sum(n for _, n in rest))]
+    labels, values = zip(*reversed(ranked), strict=True)  # plotly draws bottom-up
+    fig = go.Figure(go.Bar(x=values, y=labels, orientation="h", marker_color="#76b7f2"))
+    fig.update_layout(
+        title="Triples per relation",
+        height=max(240, 26 * len(labels) + 80),
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        xaxis_title="triples",
+    )
+    return fig
+
+
+# -- entity ----------------------------------------------------------------------------------
+def render_entity(kg: KnowledgeGraph) -> None:
+    query = st.text_input("Find an entity", key="src_search", placeholder="e.g. a name")
+    if not query.strip():
+        st.caption("Type a name: exact, normalised and fuzzy matches are listed with a score.")
+        return
+    matches = {m.id: m for m in kg.lookup(query, limit=MAX_MATCHES)}
+    if not matches:
+        st.info(f"No entity of {md(kg.name)} matches “{md(query.strip())}”.")
+        return
+    node = st.selectbox(
+        "Matches",
+        list(matches),
+        format_func=lambda i: (
+            f"{matches[i].label} · score {matches[i].score:.2f} "
+            f"({matches[i].how}, {matches[i].degree} links)"
+        ),
+        key="src_pick",
+    )
+    st.subheader(kg.label(node))
+    st.caption(f"`{node}`")
+    triples = kg.neighbourhood(node, limit=TABLE_LIMIT, per_relation=TABLE_LIMIT)
+    if not triples:
+        st.caption("This entity has no triples.")
+        return
+    drawn = kg.neighbourhood(node, limit=GRAPH_LIMIT)
+    st.iframe(
+        graph_html(neighbourhood_view(node, kg.label(node), drawn), GRAPH_HEIGHT),
+        height=GRAPH_HEIGHT,
+    )
+    rows = [(t.s_label, t.p_label, t.o_label) for t in triples]
+    st.dataframe(pd.DataFrame(rows, columns=COLUMNS), hide_index=True)
+    capped = " (capped)" if len(triples) >= TABLE_LIMIT else ""
+    st.caption(f"{len(triples)} triples{capped}; the graph draws the first {len(drawn)}.")
+
+
+def neighbourhood_view(center: str, label: str, triples: list[Triple]) -> GraphView:
+    """The entity in the middle, its neighbours on a circle: fixed positions, so the drawing
+    does not move (no physics) and reads the same on every rerun."""
+    view = GraphView()
+    view.nodes[center] = {"label": label, "kind": "topic", "x": 0, "y": 0}
+    others: dict[str, str] = {}
+    for t in triples:
+        for node, node_label in ((t.s, t.s_label), (t.o, t.o_label)):
+            if node != center:
+                others.setdefault(node, node_label)
+    radius = max(180.0, 45.0 * len(others) / (2 * math.pi))
+    for i, (node, node_label) in enumerate(others.items()):
+        angle = 2 * math.pi * i / max(1, len(others))
+        view.nodes[node] = {
+            "label": node_label,
+            "kind": "seen",
+            "x": radius * math.cos(angle),
+            "y": radius * math.sin(angle),
+        }
+    for t in triples:
+        view.edges.append(
+            {
+                "from": t.s,
+                "to": t.o,
+                "label": t.p_label,
+                "new": False,
+                "evidence": False,
+                "key": (t.s, t.p, t.o),
+            }
+        )
+    return view
+
+
+# -- tables ----------------------------------------------------------------------------------
+def render_tables() -> None:
+    """Tabular sources (DuckDB), once core.sources provides them; until then, say so."""
+    try:
+        from core.sources import list_tables
+    except ImportError:
+        st.info("No table sources yet: tabular sources held in DuckDB will be listed here.")
+        return
+    try:
+        tables = list_tables(workspace())
+    except (OSError, ValueError) as exc:
+        st.error(f"Cannot list the table sources: {exc}")
+        return
+    if not tables:
+        st.info("No table sources yet.")
+        return
+    st.dataframe(pd.DataFrame(tables), hide_index=True)
+
+
+# -- SPARQL ----------------------------------------------------------------------------------
+def render_sparql(kb: str, kg: KnowledgeGraph) -> None:
+    st.caption(
+        "Read-only: updates, SERVICE (the network) and unconnected patterns are refused; "
+        f"at most {MAX_ROWS:,} rows, {SPARQL_TIMEOUT_S:g} s."
+    )
+    query = st.text_area("SPARQL query", EXAMPLE_QUERY, key="src_sparql", height=140)
+    if st.button("Run", key="src_sparql_run", type="primary"):
+        st.session_state[RESULT] = run_query(kb, kg, query)
+    last = st.session_state.get(RESULT)
+    if last and last["kb"] == kb:
+        show_result(last)
+
+
+def run_query(kb: str, kg: KnowledgeGraph, query: str) -> dict:
+    """The answer or the guard's one-line reason; kept so a rerun shows it again."""
+    try:
+        return {"kb": kb, "result": kg.sparql(query, SPARQL_TIMEOUT_S, MAX_ROWS), "error": None}
+    except ValueError as exc:  # QueryRefused: a refused, malformed or too slow query
+        return {"kb": kb, "result": None, "error": str(exc)}
+
+
+def show_result(last: dict) -> None:
+    if last["error"]:
+        st.error(f"Query refused: {last['error']}")
+        return
+    result = last["result"]
+    cut = f" (the first {MAX_ROWS:,}; there are more)" if result.truncated else ""
+    st.caption(
+        f"{result.kind.upper()}: {len(result.rows):,} rows{cut} in {result.elapsed_ms:,.0f} ms"
+    )
+    frame = pd.DataFrame(result.rows, columns=result.columns)
+    st.dataframe(frame, hide_index=True)
+
+
+# -- page ------------------------------------------------------------------------------------
+def main() -> None:
+    st.title("Sources")
+    st.markdown(
+        "What the knowledge sources hold: a graph's size and relations, any entity's "
+        "neighbourhood, the tables, and a read-only SPARQL console."
+    )
+    kb = choose_kb()
+    if kb is None:
+        return
+    try:
+        kg = workspace().kg(kb)
+    except ValueError as exc:  # a KB that vanished or a store another process holds
+        st.error(f"Cannot open {md(kb)}: {exc}")
+        return
+    graph, tables, sparql = st.tabs(["Knowledge graph", "Tables", "SPARQL"])
+    with graph:
+        render_stats(kg)
+        render_entity(kg)
+    with tables:
+        render_tables()
+    with sparql:
+        render_sparql(kb, kg)
+
+
+main()

@@ -1,0 +1,147 @@
+"""The Sources page, driven headless through AppTest on the small football KB imported into
+the per-test workspace: statistics, the relation histogram, entity search with its
+neighbourhood, the tables note and the read-only SPARQL console.
+
+AppTest runs no JavaScript (the pyvis graph is not drawn); the iframe's HTML is checked to
+load nothing from the network.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.workspace import Workspace
+
+PAGE = Path(__file__).resolve().parents[1] / "pages" / "sources.py"
+REMOTE = re.compile(r"<(?:script|link)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//", re.I)
+
+
+@pytest.fixture
+def home(knowloop_home: Path, tmp_path: Path, football_file: Path) -> Path:
+    """$KNOWLOOP_HOME (set by conftest) holding a fresh copy of the football KB."""
+    kb_file = tmp_path / "football.tsv"
+    shutil.copy(football_file, kb_file)
+    Workspace(knowloop_home).import_file(kb_file, name="football")
+    return knowloop_home
+
+
+def open_page() -> AppTest:
+    return run(AppTest.from_file(PAGE, default_timeout=60))
+
+
+def run(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def sparql(at: AppTest, query: str) -> AppTest:
+    at.text_area(key="src_sparql").input(query)
+    at.button(key="src_sparql_run").click()
+    return run(at)
+
+
+def triple_count(home: Path) -> int:
+    return Workspace(home).kg("football").stats()["triples"]
+
+
+def test_statistics_and_relation_histogram(home: Path) -> None:
+    at = open_page()
+    assert at.title[0].value == "Sources"
+    stats = Workspace(home).kg("football").stats()
+    assert metrics(at) == {
+        "Triples": str(stats["triples"]),
+        "Nodes": str(stats["nodes"]),
+        "Relations": str(stats["relations"]),
+    }
+    assert metrics(at)["Triples"] == "37"
+    [chart] = at.get("plotly_chart")
+    spec = json.loads(chart.proto.spec)
+    bars = dict(zip(spec["data"][0]["y"], spec["data"][0]["x"], strict=True))
+    assert bars == stats["relation_counts"]
+    assert "Knowledge graph: **football**" in [c.value for c in at.caption]
+    assert not at.selectbox  # one KB: no picker
+    assert at.info[0].value.startswith("No table sources yet")
+    assert not at.error
+
+
+def test_search_shows_the_entity_its_graph_and_triples(home: Path) -> None:
+    at = open_page()
+    at.text_input(key="src_search").input("Arsenal")
+    at = run(at)
+    pick = at.selectbox(key="src_pick")
+    assert pick.options[0].startswith("Arsenal · score 1.00 (exact")
+    assert at.subheader[0].value == "Arsenal"
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["subject", "relation", "object"]
+    rows = set(map(tuple, table.values.tolist()))
+    assert ("Arsenal", "coached by", "Mikel Arteta") in rows
+    assert ("Bukayo Saka", "plays for", "Arsenal") in rows
+    [frame] = at.get("iframe")
+    page = frame.proto.srcdoc or frame.proto.src
+    assert "Mikel Arteta" in page and not REMOTE.search(page)
+
+
+def test_search_without_a_match_says_so(home: Path) -> None:
+    at = open_page()
+    at.text_input(key="src_search").input("Zzyzx Qwerty")
+    at = run(at)
+    assert "No entity of football matches" in at.info[0].value
+    assert not at.get("iframe")
+
+
+def test_sparql_console_runs_a_select(home: Path) -> None:
+    at = open_page()
+    assert "SELECT ?s ?p ?o" in at.text_area(key="src_sparql").value
+    at.button(key="src_sparql_run").click()
+    at = run(at)
+    assert not at.error
+    assert len(at.dataframe[-1].value) == 10  # the example query's LIMIT
+    query = (
+        "PREFIX r: <https://knowloop.dev/kb/football/r/>\n"
+        "SELECT ?player WHERE { ?player r:plays_for ?club . ?club r:based_in ?city }"
+    )
+    at = sparql(at, query)
+    assert not at.error, [e.value for e in at.error]
+    frame = at.dataframe[-1].value
+    assert list(frame.columns) == ["player"] and len(frame) > 0
+    assert any("SELECT:" in c.value for c in at.caption)
+    at = run(at)  # a rerun (another widget) keeps the answer on show
+    assert list(at.dataframe[-1].value.columns) == ["player"]
+
+
+@pytest.mark.parametrize(
+    ("query", "reason"),
+    [
+        ("INSERT DATA { <http://a.example/s> <http://a.example/p> 'o' }", "read-only"),
+        ("SELECT * WHERE { SERVICE <http://a.example/sparql> { ?s ?p ?o } }", "SERVICE"),
+        ("SELEC ?s WHERE { ?s ?p ?o }", "syntax error"),
+    ],
+)
+def test_sparql_console_refuses_with_a_readable_error(home: Path, query: str, reason: str) -> None:
+    before = triple_count(home)
+    at = sparql(open_page(), query)
+    [error] = [e.value for e in at.error]
+    assert error.startswith("Query refused: ") and reason in error
+    assert triple_count(home) == before
+    assert metrics(run(at))["Triples"] == str(before)
+
+
+def test_several_kbs_get_a_picker(home: Path, tiny_file: Path) -> None:
+    Workspace(home).import_file(tiny_file, name="tiny")
+    at = open_page()
+    picker = at.selectbox(key="src_kb")
+    assert picker.options == ["football", "tiny"]
+    picker.set_value("tiny")
+    at = run(at)
+    assert metrics(at)["Triples"] == str(Workspace(home).kg("tiny").stats()["triples"])
