@@ -5,6 +5,7 @@ the pictures themselves are built by core.report so the HTML export matches the 
 from __future__ import annotations
 
 import pandas as pd
+import plotly.graph_objects  # noqa: F401 — imported with the page, not on the first Run
 import streamlit as st
 
 from core.report import graph_html, reward_figure, totals, trace_graph

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 
 import streamlit as st
 
@@ -271,22 +272,13 @@ def render_answer(trace: Trace) -> None:
     )
     c2.download_button(
         "Download report (HTML)",
-        data=cached_report(trace),
+        data=partial(report_html, trace),  # built on click, in a thread (≈ 5 MB)
         file_name=report_filename(trace),
         mime="text/html",
         on_click="ignore",
         help="one self-contained file: question, answer, evidence, graph, reward chart, costs; "
         "opens offline in any browser",
     )
-
-
-def cached_report(trace: Trace) -> str:
-    """The HTML report of the trace on show, built once per run (it inlines ~5 MB of JS)."""
-    key = ("ask_report", id(trace))
-    if st.session_state.get("ask_report_key") != key:
-        st.session_state["ask_report_key"] = key
-        st.session_state["ask_report"] = report_html(trace)
-    return st.session_state["ask_report"]
 
 
 def render_no_answer(trace: Trace) -> None:

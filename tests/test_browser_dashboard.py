@@ -135,7 +135,7 @@ def compare_two(page, base: str) -> None:
     page.get_by_role("link", name="Compare").click()
     expect(page.get_by_role("heading", name="Compare")).to_be_visible()
     page.get_by_label("Question").fill(QUESTION)
-    page.get_by_label("Gold answer(s), optional").fill("Craig Brewer")
+    page.get_by_role("textbox", name="Gold answer(s), optional").fill("Craig Brewer")
     page.get_by_role("button", name="Compare", exact=True).click()
     wait_idle(page, 180_000)
     expect(page.get_by_text("✅ correct").first).to_be_visible()
