@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from core.trace import Step, Trace, Triple
 
 MAX_PER_COLUMN = 18  # nodes drawn per step column; the rest are summarised in one node
+ROW_GAP = 60  # pixels between nodes of one column (room for a label)
 COLORS = {
     "topic": "#f28e2b",
     "seen": "#9ecae9",
@@ -58,7 +59,7 @@ def trace_graph(
             return False
         column_rows[column] = row + 1
         view.nodes[node] = {"label": label, "kind": kind, "x": column * 260,
-                            "y": (row - MAX_PER_COLUMN / 2) * 42}  # fmt: skip
+                            "y": (row - MAX_PER_COLUMN / 2) * ROW_GAP}  # fmt: skip
         return True
 
     for topic, label in topics.items():
@@ -80,7 +81,7 @@ def trace_graph(
         if node in view.nodes:
             view.nodes[node]["kind"] = "answer"
     for column, n in hidden.items():
-        y = (MAX_PER_COLUMN / 2 + 1) * 42
+        y = (MAX_PER_COLUMN / 2 + 1) * ROW_GAP
         view.nodes[f"more:{column}"] = {"label": f"+{n} more", "kind": "more",
                                         "x": column * 260, "y": y}  # fmt: skip
     for node in topics:
@@ -252,12 +253,20 @@ green: the last step's additions</small></p>
 
 
 def topics_of(trace: Trace) -> dict[str, str]:
-    """The topic entities a run linked (first candidate of each mention), id -> label."""
-    out = {}
-    for link in trace.linked[:2]:
-        ids, labels = link.get("ids") or [], link.get("labels") or []
-        if ids:
-            out[ids[0]] = labels[0] if labels else ids[0]
+    """The topic entities a run started from, id -> label."""
+    return step_topics(trace.steps)
+
+
+def step_topics(steps: list[Step]) -> dict[str, str]:
+    """The topic entities of a run (so far): the anchors its steps start from."""
+    out: dict[str, str] = {}
+    for step in steps:
+        params = step.action.params
+        anchors = params.get("anchors") or ([params["anchor"]] if params.get("anchor") else [])
+        labels = {n: lbl for t in step.triples for n, lbl in ((t.s, t.s_label), (t.o, t.o_label))}
+        for anchor in anchors:
+            if anchor not in out and anchor in labels:
+                out[anchor] = labels[anchor]
     return out
 
 

@@ -8,7 +8,7 @@ import pandas as pd
 import plotly.graph_objects  # noqa: F401 — imported with the page, not on the first Run
 import streamlit as st
 
-from core.report import graph_html, reward_figure, totals, trace_graph
+from core.report import graph_html, reward_figure, step_topics, totals, trace_graph
 from core.trace import Answer, Step, Trace, Triple
 from pages._shared import md
 
@@ -156,22 +156,13 @@ def draw_chart(slot, steps: list[Step], threshold: float) -> None:
 def draw_totals(slot, steps: list[Step]) -> None:
     t = totals(steps)
     with slot.container():
-        c = st.columns(5)
-        c[0].metric("steps", t["steps"])
-        c[1].metric("LLM calls", t["llm_calls"])
-        c[2].metric("tokens", f"{t['tokens']:,}")
-        c[3].metric("cost", f"${t['cost_usd']:.4f}")
-        c[4].metric("time", f"{t['ms'] / 1000:.2f} s")
-
-
-def step_topics(steps: list[Step]) -> dict[str, str]:
-    """The topic entity of a run in progress (its first step's anchor), id -> label."""
-    if not steps:
-        return {}
-    params = steps[0].action.params
-    anchors = params.get("anchors") or ([params["anchor"]] if params.get("anchor") else [])
-    labels = {n: lbl for t in steps[0].triples for n, lbl in ((t.s, t.s_label), (t.o, t.o_label))}
-    return {a: labels.get(a, a) for a in anchors}
+        a, b, c = st.columns(3)
+        a.metric("steps", t["steps"])
+        b.metric("LLM calls", t["llm_calls"])
+        c.metric("tokens", f"{t['tokens']:,}")
+        d, e, _ = st.columns(3)
+        d.metric("cost", f"${t['cost_usd']:.4f}" if t["cost_usd"] else "$0")
+        e.metric("time", f"{t['ms'] / 1000:.2f} s")
 
 
 # -- answers ---------------------------------------------------------------------------------
