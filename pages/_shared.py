@@ -88,6 +88,21 @@ def get_engine(*, open_default: bool = True) -> Engine:
     return _engine_for(home)
 
 
+def kb_names_importing_default(ws: Workspace) -> list[str] | None:
+    """The workspace's KBs; on a fresh workspace the bundled KB is imported first (once).
+    None (after a readable error on the page) when even that fails."""
+    names = ws.kb_names()
+    if names:
+        return names
+    with st.spinner("Importing the bundled knowledge graph (once)…"):
+        try:
+            ws.resolve(None)
+        except ValueError as exc:
+            st.error(f"Cannot open the bundled knowledge graph: {exc}")
+            return None
+    return ws.kb_names()
+
+
 def feedback_loop(*, open_default: bool = True) -> FeedbackLoop:
     """The outer loop (runs, feedback, proposals, re-asking) over the shared Engine."""
     return FeedbackLoop(get_engine(open_default=open_default))

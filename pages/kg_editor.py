@@ -25,7 +25,14 @@ from core.kg.edits import Edit, EditConflict, KBEditor
 from core.kg.store import KnowledgeGraph
 from core.trace import Triple
 from core.workspace import DEFAULT_KB, Workspace
-from pages._shared import diff_text, feedback_loop, get_engine, md, offline_html
+from pages._shared import (
+    diff_text,
+    feedback_loop,
+    get_engine,
+    kb_names_importing_default,
+    md,
+    offline_html,
+)
 
 COLUMNS = ["subject", "relation", "object"]
 TABLE_LIMIT = 500  # triples of one entity in the table
@@ -552,16 +559,9 @@ def _when(at: float | None) -> str:
 
 # -- page ------------------------------------------------------------------------------------
 def choose_kb() -> str | None:
-    ws = workspace()
-    names = ws.kb_names()
+    names = kb_names_importing_default(workspace())
     if not names:
-        with st.spinner("Importing the bundled knowledge graph (once)…"):
-            try:
-                ws.resolve(None)
-            except ValueError as exc:
-                st.error(f"Cannot open the bundled knowledge graph: {exc}")
-                return None
-        names = ws.kb_names()
+        return None
     c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
     index = names.index(DEFAULT_KB) if DEFAULT_KB in names else 0
     kb = c1.selectbox("Knowledge graph", names, index=index, key=KB)

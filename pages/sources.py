@@ -18,7 +18,7 @@ from core.kg.store import KnowledgeGraph
 from core.report import GraphView, graph_html
 from core.trace import Triple
 from core.workspace import DEFAULT_KB, Workspace
-from pages._shared import get_engine, md
+from pages._shared import get_engine, kb_names_importing_default, md
 
 MAX_MATCHES = 10
 GRAPH_LIMIT = 40  # triples drawn around an entity
@@ -40,16 +40,9 @@ def workspace() -> Workspace:
 # -- KB --------------------------------------------------------------------------------------
 def choose_kb() -> str | None:
     """The KB to show: a picker when there are several, the default KB preselected."""
-    ws = workspace()
-    names = ws.kb_names()
+    names = kb_names_importing_default(workspace())
     if not names:
-        with st.spinner("Importing the bundled knowledge graph (once)…"):
-            try:
-                ws.resolve(None)
-            except ValueError as exc:
-                st.error(f"Cannot open the bundled knowledge graph: {exc}")
-                return None
-        names = ws.kb_names()
+        return None
     if len(names) == 1:
         st.caption(f"Knowledge graph: **{md(names[0])}**")
         return names[0]
