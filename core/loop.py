@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -145,6 +145,7 @@ def run_loop(
     """Yield every Step as it completes, then the Trace."""
     settings = settings or LoopSettings()
     started = time.perf_counter()
+    paused = 0.0  # time the consumer held a yielded step (drawing it): not the engine's time
     state = State(question=question)
     memory: list[Step] = []
     snapshot: list[Step] = []
@@ -159,12 +160,12 @@ def run_loop(
             stop_reason = str(stop)
             if state.llm_calls:
                 memory.append(_calls_step(len(memory) + 1, "stopped", str(stop), t0, state))
-                yield memory[-1]
+                paused += yield from _handed_over(memory[-1])
             break
         except Exception as exc:  # an agent fault ends the run with the reason, never a crash
             stop_reason, error = "agent failed", f"{type(exc).__name__}: {exc}"
             memory.append(_failed_step(len(memory) + 1, error, t0, state))
-            yield memory[-1]
+            paused += yield from _handed_over(memory[-1])
             break
         if action is None:
             stop_reason = state.notes.get("stop_reason", "the agent has nothing further to ask")
@@ -204,7 +205,7 @@ def run_loop(
         state.last_step = step
         if step.refreshed:
             snapshot, snapshot_bits = list(memory), bits
-        yield step
+        paused += yield from _handed_over(step)
         if stop_reason:
             break
         if step.reward >= settings.threshold:
@@ -225,7 +226,7 @@ def run_loop(
         stop_reason = f"{stop_reason}; {stop}" if stop_reason else str(stop)
     if state.llm_calls:  # the answer itself was written by an LLM: show that call as a step
         memory.append(_calls_step(len(memory) + 1, "answer", "write the answer", t0, state))
-        yield memory[-1]
+        paused += yield from _handed_over(memory[-1])
     if not answers and not stop_reason.startswith("agent failed"):
         stop_reason = f"no answer found: {stop_reason}"
     yield Trace(
@@ -237,10 +238,17 @@ def run_loop(
         answers=answers,
         n_answers=total,
         stop_reason=stop_reason,
-        duration_ms=(time.perf_counter() - started) * 1000,
+        duration_ms=(time.perf_counter() - started - paused) * 1000,
         error=next((s.error for s in memory if s.error and stop_reason == "agent failed"), None),
         linked=state.notes.get("linked", []),
     )
+
+
+def _handed_over(step: Step) -> Generator[Step, None, float]:
+    """Yield one step and return how long the consumer kept it (seconds)."""
+    t0 = time.perf_counter()
+    yield step
+    return time.perf_counter() - t0
 
 
 def run_to_trace(steps: Iterator[Step | Trace]) -> Trace:

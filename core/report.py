@@ -225,7 +225,7 @@ def report_html(trace: Trace) -> str:
         else "<p>No graph: this run retrieved no triples.</p>"
     )
     data = esc(trace.to_json(indent=None))
-    model = trace.settings.get("model")
+    model = trace.settings.get("model") if usage["llm_calls"] else None
     model = f"· model <b>{esc(str(model))}</b>" if model else ""
     return f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>KnowLoop report — {esc(trace.question)}</title>
