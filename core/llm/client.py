@@ -295,7 +295,11 @@ def get_litellm():
         if _litellm is None:
             os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
             os.environ.setdefault("LITELLM_LOG", "ERROR")
-            with warnings.catch_warnings():  # pydantic schema notes emitted by litellm's import
+            # pydantic notes about litellm's own types, emitted on import and first calls
+            warnings.filterwarnings(
+                "ignore", message=r".*`ReadOnly` qualifier", category=UserWarning
+            )
+            with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UserWarning)
                 import litellm
 
