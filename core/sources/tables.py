@@ -1,0 +1,252 @@
+"""Tables as a knowledge source: CSV/Parquet imported into the workspace's source database
+(`sources.duckdb`, apart from the runs database), queried with guarded, read-only SQL.
+
+The guard has two layers, so that either alone would stop a hostile query:
+1. Parse check (sqlglot, DuckDB dialect): exactly one statement, a SELECT (UNION of SELECTs
+   included); no table functions (read_csv, glob, …), no file paths as tables, no
+   PRAGMA/ATTACH/COPY/INSTALL/LOAD/SET/CALL, only the source tables, bounded joins.
+2. The connection: read-only, `enable_external_access=false` (no files, no network, no
+   ATTACH, no INSTALL), extension auto-install/load off, `lock_configuration=true` (the SQL
+   cannot switch any of that back on); a row cap and a time cap (interrupt).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import sqlglot
+from sqlglot import exp
+
+logging.getLogger("sqlglot").setLevel(logging.ERROR)  # refusals are reported by us, in words
+
+FILE = "sources.duckdb"
+MAX_TABLES_IN_QUERY = 4
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
+SAFE_CONFIG = {
+    "enable_external_access": False,
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+    "lock_configuration": True,
+}
+
+
+class SQLRefused(ValueError):
+    """The SQL is not a safe read-only query over the source tables."""
+
+
+@dataclass
+class TableInfo:
+    name: str
+    rows: int
+    columns: list[tuple[str, str]]  # (name, DuckDB type)
+
+
+@dataclass
+class SQLResult:
+    columns: list[str]
+    rows: list[tuple]
+    truncated: bool
+    elapsed_ms: float
+
+
+def sources_path(home: Path | None = None) -> Path:
+    from core.workspace import default_home
+
+    return Path(home or default_home()) / FILE
+
+
+# -- import (trusted: the user's own files, through our code) --------------------------------
+def import_table(
+    path: Path | str, name: str | None = None, home: Path | None = None, replace: bool = False
+) -> TableInfo:
+    """Load a CSV or Parquet file as table `name`, atomically (a failed load changes nothing)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no such file: {path}")
+    name = name or re.sub(r"\W+", "_", path.stem).strip("_").lower() or "table"
+    if not _NAME.match(name):
+        raise ValueError(f"table name {name!r}: letters, digits and _ only, not first a digit")
+    reader = {".csv": "read_csv_auto", ".tsv": "read_csv_auto", ".parquet": "read_parquet"}.get(
+        path.suffix.lower()
+    )
+    if reader is None:
+        raise ValueError(f"{path.name}: tables are imported from .csv, .tsv or .parquet")
+    if reader == "read_csv_auto":
+        with open(path, "rb") as fh:
+            head = fh.read(65536)
+        if b"\x00" in head:
+            raise ValueError(f"{path.name}: binary content (NUL bytes), not a text table")
+        try:
+            head.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if exc.start < len(head) - 4:  # a cut multi-byte character at the end is fine
+                raise ValueError(f"{path.name}: not UTF-8 text ({exc.reason})") from None
+    db = sources_path(home)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    with duckdb.connect(str(db)) as con:
+        exists = con.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name]
+        ).fetchone()[0]
+        if exists and not replace:
+            raise ValueError(f"a table named {name!r} exists; pass replace to overwrite it")
+        staging = f"_staging_{name}"
+        try:
+            con.execute("BEGIN")
+            con.execute(f"DROP TABLE IF EXISTS {staging}")
+            con.execute(f"CREATE TABLE {staging} AS SELECT * FROM {reader}(?)", [str(path)])
+            con.execute(f"DROP TABLE IF EXISTS {name}")
+            con.execute(f"ALTER TABLE {staging} RENAME TO {name}")
+            con.execute("COMMIT")
+        except duckdb.Error as exc:
+            con.execute("ROLLBACK")
+            raise ValueError(
+                f"{path.name}: cannot be read as a table ({_first_line(exc)})"
+            ) from None
+    return describe(name, home)
+
+
+def list_tables(home: Path | None = None) -> list[TableInfo]:
+    db = sources_path(home)
+    if not db.is_file():
+        return []
+    with _connect(db) as con:
+        names = [
+            r[0]
+            for r in con.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
+                "ORDER BY table_name"
+            ).fetchall()
+        ]
+        return [_describe(con, n) for n in names if not n.startswith("_")]
+
+
+def describe(name: str, home: Path | None = None) -> TableInfo:
+    with _connect(sources_path(home)) as con:
+        return _describe(con, name)
+
+
+def _describe(con, name: str) -> TableInfo:
+    cols = con.execute(
+        "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
+        "ORDER BY ordinal_position",
+        [name],
+    ).fetchall()
+    rows = con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]
+    return TableInfo(name, rows, [(c, t) for c, t in cols])
+
+
+# -- guarded queries -------------------------------------------------------------------------
+def check_sql(sql: str, tables: set[str]) -> exp.Expression:
+    """Parse and vet one query; SQLRefused says why it is refused."""
+    if not isinstance(sql, str) or not sql.strip():
+        raise SQLRefused("the query is empty")
+    if len(sql) > 20_000:
+        raise SQLRefused("the query is longer than 20,000 characters")
+    try:
+        statements = [s for s in sqlglot.parse(sql, read="duckdb") if s is not None]
+    except sqlglot.errors.ParseError as exc:
+        raise SQLRefused(f"the query does not parse: {_first_line(exc)}") from None
+    if len(statements) != 1:
+        raise SQLRefused(f"one statement at a time ({len(statements)} given)")
+    tree = statements[0]
+    if not isinstance(tree, exp.Query):
+        raise SQLRefused(f"only SELECT queries are allowed, not {tree.key.upper()}")
+    for node in tree.walk():
+        if isinstance(
+            node,
+            exp.Command
+            | exp.Pragma
+            | exp.Set
+            | exp.Copy
+            | exp.Insert
+            | exp.Update
+            | exp.Delete
+            | exp.Create
+            | exp.Drop
+            | exp.Alter,
+        ):
+            raise SQLRefused(f"{node.key.upper()} is not allowed")
+        if isinstance(node, exp.Table):
+            if not isinstance(node.this, exp.Identifier):
+                raise SQLRefused("tables must be named source tables (no table functions)")
+            name = node.name
+            if node.args.get("db") or node.args.get("catalog"):
+                raise SQLRefused(f"{node.sql()}: only the source tables are visible")
+            if name not in tables and name not in _ctes(tree):
+                raise SQLRefused(
+                    f"unknown table {name!r}; source tables: {', '.join(sorted(tables))}"
+                )
+        if isinstance(node, exp.Anonymous | exp.Func) and _is_file_function(node):
+            raise SQLRefused(f"function {_func_name(node)}() reads files; not allowed")
+    joined = [t for t in tree.find_all(exp.Table)]
+    if len(joined) > MAX_TABLES_IN_QUERY:
+        raise SQLRefused(f"at most {MAX_TABLES_IN_QUERY} table references per query")
+    for join in tree.find_all(exp.Join):
+        on = join.args.get("on")
+        if not join.args.get("using") and (on is None or not any(on.find_all(exp.Column))):
+            raise SQLRefused("joins need an ON condition on columns, or USING (no cross joins)")
+    return tree
+
+
+def run_sql(
+    sql: str, home: Path | None = None, *, timeout_s: float = 5.0, max_rows: int = 1000
+) -> SQLResult:
+    """check_sql, then run on a sandboxed read-only connection with row and time caps."""
+    db = sources_path(home)
+    if not db.is_file():
+        raise SQLRefused("no table sources yet: import one with `knowloop table FILE.csv`")
+    start = time.monotonic()
+    with _connect(db) as con:
+        tables = {
+            r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+        }
+        check_sql(sql, tables)
+        timer = threading.Timer(timeout_s, con.interrupt)
+        timer.start()
+        try:
+            cursor = con.execute(sql)
+            columns = [d[0] for d in cursor.description or []]
+            rows = cursor.fetchmany(max_rows + 1)
+        except duckdb.InterruptException:
+            raise SQLRefused(f"the query ran longer than {timeout_s:g} s and was stopped") from None
+        except duckdb.Error as exc:
+            raise SQLRefused(f"DuckDB refused the query: {_first_line(exc)}") from None
+        finally:
+            timer.cancel()
+    return SQLResult(
+        columns, rows[:max_rows], len(rows) > max_rows, (time.monotonic() - start) * 1000
+    )
+
+
+def _connect(db: Path):
+    return duckdb.connect(str(db), read_only=True, config=dict(SAFE_CONFIG))
+
+
+def _ctes(tree: exp.Expression) -> set[str]:
+    return {cte.alias for cte in tree.find_all(exp.CTE)}
+
+
+_FILE_FUNCS = re.compile(
+    r"^(read_|glob$|parquet_|sniff_csv|iceberg_|delta_scan|query_table|"
+    r"query$|sql_auto_complete|duckdb_|pragma_|which_secret|getenv)",
+    re.I,
+)
+
+
+def _func_name(node: exp.Expression) -> str:
+    return (node.name if isinstance(node, exp.Anonymous) else node.sql_name()).lower()
+
+
+def _is_file_function(node: exp.Expression) -> bool:
+    return bool(_FILE_FUNCS.match(_func_name(node)))
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:300] if text else type(exc).__name__
