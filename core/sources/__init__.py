@@ -1,0 +1,45 @@
+"""Knowledge sources beside the KG: tables (DuckDB, SQL) and documents (passages, BM25).
+
+The bundled default KB brings one of each (kb_data/metaqa/movies.csv and the Wikipedia leads
+in kb_data/metaqa/docs/); they are imported into the workspace on first use."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from core.sources.documents import Collection, import_documents, list_collections, search
+from core.sources.tables import SQLRefused, TableInfo, import_table, list_tables, run_sql
+
+__all__ = [
+    "Collection",
+    "SQLRefused",
+    "TableInfo",
+    "ensure_bundled",
+    "import_documents",
+    "import_table",
+    "list_collections",
+    "list_tables",
+    "run_sql",
+    "search",
+]
+
+_lock = threading.Lock()
+
+
+def ensure_bundled(home: Path | None = None) -> None:
+    """Import the bundled table and documents once (seconds), if the workspace lacks them."""
+    from core.locks import file_lock
+    from core.workspace import bundled_kb_dir, default_home
+
+    root = Path(home or default_home())
+    data = bundled_kb_dir()
+    with _lock:
+        root.mkdir(parents=True, exist_ok=True)
+        with file_lock(root / ".sources.lock"):
+            table = data / "movies.csv"
+            if table.is_file() and "movies" not in {t.name for t in list_tables(root)}:
+                import_table(table, "movies", root)
+            docs = data / "docs" / "movie_leads.jsonl"
+            if docs.is_file() and "movie_docs" not in {c.name for c in list_collections(root)}:
+                import_documents(docs, "movie_docs", root)
