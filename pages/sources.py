@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from core import sources
 from core.kg.store import KnowledgeGraph
 from core.report import GraphView, graph_html
 from core.trace import Triple
@@ -149,21 +150,48 @@ def neighbourhood_view(center: str, label: str, triples: list[Triple]) -> GraphV
 
 # -- tables ----------------------------------------------------------------------------------
 def render_tables() -> None:
-    """Tabular sources (DuckDB), once core.sources provides them; until then, say so."""
+    """Tables held in DuckDB (schema, row count, preview) and document collections (with a
+    search box): the sources beside the graph."""
+    home = workspace().root
     try:
-        from core.sources import list_tables
-    except ImportError:
-        st.info("No table sources yet: tabular sources held in DuckDB will be listed here.")
-        return
-    try:
-        tables = list_tables(workspace())
+        with st.spinner("Importing the bundled table and documents (once)…"):
+            sources.ensure_bundled(home)
+        tables, collections = sources.list_tables(home), sources.list_collections(home)
     except (OSError, ValueError) as exc:
-        st.error(f"Cannot list the table sources: {exc}")
+        st.error(f"Cannot read the sources: {exc}")
         return
+    st.subheader("Tables (DuckDB)")
     if not tables:
-        st.info("No table sources yet.")
+        st.info("No table sources yet: import one with `knowloop table FILE.csv`.")
+    for table in tables:
+        with st.expander(f"{table.name} — {table.rows:,} rows, {len(table.columns)} columns"):
+            st.dataframe(pd.DataFrame(table.columns, columns=["column", "type"]), hide_index=True)
+            preview = sources.run_sql(f'SELECT * FROM "{table.name}" LIMIT 20', home)
+            st.dataframe(pd.DataFrame(preview.rows, columns=preview.columns), hide_index=True)
+    st.subheader("Documents")
+    if not collections:
+        st.info("No documents yet: import some with `knowloop docs FILE.jsonl`.")
         return
-    st.dataframe(pd.DataFrame(tables), hide_index=True)
+    st.dataframe(
+        pd.DataFrame(
+            [(c.name, c.documents, c.passages) for c in collections],
+            columns=["collection", "documents", "passages"],
+        ),
+        hide_index=True,
+    )
+    text = st.text_input("Search the documents (BM25)", key="src_docs_search")
+    if text.strip():
+        try:
+            hits = sources.search(text, k=5, home=home)
+        except ValueError as exc:
+            st.error(str(exc))
+            return
+        for passage, score in hits:
+            st.markdown(
+                f"**{md(passage.id)}** · score {score:.2f} · [{md(passage.url)}]"
+                f"({passage.url}) · characters {passage.start}–{passage.end}"
+            )
+            st.caption(md(passage.text[:600]))
 
 
 # -- SPARQL ----------------------------------------------------------------------------------
@@ -216,7 +244,7 @@ def main() -> None:
     except ValueError as exc:  # a KB that vanished or a store another process holds
         st.error(f"Cannot open {md(kb)}: {exc}")
         return
-    graph, tables, sparql = st.tabs(["Knowledge graph", "Tables", "SPARQL"])
+    graph, tables, sparql = st.tabs(["Knowledge graph", "Tables & documents", "SPARQL"])
     with graph:
         render_stats(kg)
         render_entity(kg)

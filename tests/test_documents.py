@@ -9,6 +9,7 @@ import pytest
 
 from core.sources import ensure_bundled, list_collections, list_tables, run_sql
 from core.sources.documents import import_documents, passages_of, search
+from core.workspace import Workspace
 
 
 @pytest.fixture
@@ -76,6 +77,9 @@ def test_hostile_search_text_is_only_words(docs: Path) -> None:
 
 @pytest.mark.slow
 def test_the_bundled_sources_are_imported_once(knowloop_home: Path) -> None:
+    ensure_bundled()  # no bundled KB in this workspace: its table and documents stay out
+    assert list_tables() == [] and list_collections() == []
+    Workspace(knowloop_home).resolve(None)  # import the bundled KB
     ensure_bundled()
     ensure_bundled()  # idempotent
     assert [t.name for t in list_tables()] == ["movies"]

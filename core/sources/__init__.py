@@ -28,11 +28,14 @@ _lock = threading.Lock()
 
 
 def ensure_bundled(home: Path | None = None) -> None:
-    """Import the bundled table and documents once (seconds), if the workspace lacks them."""
+    """Import the bundled table and documents once (seconds) into a workspace that holds the
+    bundled KB (they describe its films) and lacks them."""
     from core.locks import file_lock
-    from core.workspace import bundled_kb_dir, default_home
+    from core.workspace import DEFAULT_KB, bundled_kb_dir, default_home
 
     root = Path(home or default_home())
+    if not (root / "kbs" / DEFAULT_KB).is_dir():
+        return
     data = bundled_kb_dir()
     with _lock:
         root.mkdir(parents=True, exist_ok=True)
