@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from core import cli_edits, paradigms
+from core import cli_edits, cli_sources, paradigms
 from core.engine import Engine
 from core.evaluate import SUMMARY_KEYS, evaluate, read_questions
 from core.feedback import FeedbackLoop
@@ -114,6 +114,7 @@ def _parser() -> argparse.ArgumentParser:
     model.add_argument("--json", action="store_true")
     model.set_defaults(run=_model)
     cli_edits.add_commands(sub)
+    cli_sources.add_commands(sub)
     return parser
 
 

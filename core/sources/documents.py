@@ -16,7 +16,7 @@ from core.trace import Passage
 
 FILE = "documents.duckdb"
 MAX_PASSAGE_CHARS = 700
-TITLE_WEIGHT = 2.0
+TITLE_WEIGHT = 1.0
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
