@@ -12,11 +12,12 @@ The guard has two layers, so that either alone would stop a hostile query:
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
@@ -45,6 +46,7 @@ class TableInfo:
     name: str
     rows: int
     columns: list[tuple[str, str]]  # (name, DuckDB type)
+    comments: dict[str, str] = field(default_factory=dict)  # column -> what it means
 
 
 @dataclass
@@ -63,10 +65,19 @@ def sources_path(home: Path | None = None) -> Path:
 
 # -- import (trusted: the user's own files, through our code) --------------------------------
 def import_table(
-    path: Path | str, name: str | None = None, home: Path | None = None, replace: bool = False
+    path: Path | str,
+    name: str | None = None,
+    home: Path | None = None,
+    replace: bool = False,
+    comments: dict[str, str] | None = None,
 ) -> TableInfo:
-    """Load a CSV or Parquet file as table `name`, atomically (a failed load changes nothing)."""
+    """Load a CSV or Parquet file as table `name`, atomically (a failed load changes nothing).
+    `comments` document columns (what they mean, words people use for them); a sidecar
+    `<file>.columns.json` is read when none are given."""
     path = Path(path)
+    if comments is None:
+        sidecar = path.with_suffix(".columns.json")
+        comments = json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.is_file() else {}
     if not path.is_file():
         raise ValueError(f"no such file: {path}")
     name = name or re.sub(r"\W+", "_", path.stem).strip("_").lower() or "table"
@@ -102,6 +113,17 @@ def import_table(
             con.execute(f"CREATE TABLE {staging} AS SELECT * FROM {reader}(?)", [str(path)])
             con.execute(f"DROP TABLE IF EXISTS {name}")
             con.execute(f"ALTER TABLE {staging} RENAME TO {name}")
+            known = {
+                c
+                for (c,) in con.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
+                    [name],
+                ).fetchall()
+            }
+            for column, text in (comments or {}).items():
+                if column in known:
+                    quoted = str(text)[:500].replace("'", "''")  # COMMENT takes no parameters
+                    con.execute(f'COMMENT ON COLUMN {name}."{column}" IS \'{quoted}\'')
             con.execute("COMMIT")
         except duckdb.Error as exc:
             con.execute("ROLLBACK")
@@ -133,12 +155,12 @@ def describe(name: str, home: Path | None = None) -> TableInfo:
 
 def _describe(con, name: str) -> TableInfo:
     cols = con.execute(
-        "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
-        "ORDER BY ordinal_position",
+        "SELECT column_name, data_type, comment FROM duckdb_columns() WHERE table_name = ? "
+        "ORDER BY column_index",
         [name],
     ).fetchall()
     rows = con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]
-    return TableInfo(name, rows, [(c, t) for c, t in cols])
+    return TableInfo(name, rows, [(c, t) for c, t, _ in cols], {c: d for c, _, d in cols if d})
 
 
 # -- guarded queries -------------------------------------------------------------------------
