@@ -97,6 +97,8 @@ class LoopSettings:
     beam: int = 2  # W
     proposals: int = 3  # N
     exhaustive: bool = False  # ToG-style: the LLM scores every candidate, no rule pre-selection
+    consensus: float = 0.67  # cok: vote share of the samples that answers without retrieval
+    progressive: bool = True  # cok: each rationale from the corrected ones (else all at once)
     prior: float = 2.0  # weight of the rules' distribution beside the LLM's in decisions
     llm: Any = None  # core.llm.LLMSettings (None: defaults from the environment)
 
@@ -106,13 +108,17 @@ class LoopSettings:
             (1 <= self.max_steps <= 10, "max steps T must be within 1..10"),
             (0.0 <= self.threshold <= 1.0, "threshold R must be within [0, 1]"),
             (self.refresh in ("always", "entropy"), "refresh must be 'always' or 'entropy'"),
-            (self.judge in ("", "rules", "llm", "consensus"), f"unknown judge {self.judge!r}"),
+            (
+                self.judge in ("", "rules", "llm", "consensus", "cok"),
+                f"unknown judge {self.judge!r}",
+            ),
             (1 <= self.width <= 50, "width must be within 1..50"),
             (1 <= self.samples <= 20, "samples k must be within 1..20"),
             (1 <= self.lookahead <= 3, "lookahead U must be within 1..3"),
             (1 <= self.beam <= 10, "beam W must be within 1..10"),
             (1 <= self.proposals <= 10, "proposals N must be within 1..10"),
             (0 <= self.prior <= 20, "prior weight must be within 0..20"),
+            (0 < self.consensus <= 1, "the consensus gate must be within (0, 1]"),
         ]
         if self.llm is not None:
             checks += [

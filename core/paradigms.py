@@ -61,12 +61,16 @@ def _judge(kind: str, kg: KnowledgeGraph, settings: LoopSettings, llm=None) -> J
         return RuleJudge(kg)
     if kind == "consensus":
         return ConsensusJudge()
+    if kind == "cok":
+        from core.agents.cok import CoKJudge
+
+        return CoKJudge()
     if kind == "llm":
         return LLMJudge(llm or _llm(settings), kg, fallback=RuleJudge(kg))
     raise ValueError(f"unknown judge {kind!r}; choose one of: {', '.join(JUDGES)}")
 
 
-JUDGES = ("rules", "llm", "consensus")
+JUDGES = ("rules", "llm", "consensus", "cok")
 
 
 @register("kg-only", "rules over the knowledge graph: entity linking, relation paths, rule judge")
@@ -104,3 +108,36 @@ def _llm_x_kg(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
     # with it the rule judge decides unless another judge is asked for
     judge = _judge(settings.judge or ("rules" if llm.is_local else "llm"), kg, settings, llm)
     return Composition(IterativeAgent(kg, llm, settings), KGSource(kg), judge, settings)
+
+
+@register("cok", "Chain-of-Knowledge: consensus gate, then KG + tables + documents, progressive")
+def _cok(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
+    from dataclasses import replace
+
+    from core.agents.cok import CoKAgent
+    from core.llm.source import LLMSource
+    from core.sources import ensure_bundled
+    from core.sources.loop_sources import DocumentSource, SourceRouter, TableSource
+    from core.workspace import default_home
+
+    home = kg.path.parent.parent if kg.path else default_home()
+    ensure_bundled(home)
+    llm = _llm(settings)
+    kg_source = KGSource(kg)
+    router = SourceRouter(
+        {
+            "generate": LLMSource(llm),
+            "hop": kg_source,
+            "constrain": kg_source,
+            "sql": TableSource(home),
+            "search": DocumentSource(home),
+        }
+    )
+    # room for preparation, up to three hops, a table and a document step
+    settings = replace(
+        settings,
+        max_steps=max(settings.max_steps, 6),
+        samples=settings.samples if settings.samples > 1 else 3,
+    )
+    judge = _judge(settings.judge or "cok", kg, settings, llm)
+    return Composition(CoKAgent(kg, llm, settings, home), router, judge, settings)

@@ -166,6 +166,7 @@ def main() -> None:
     leads = load_leads(films)
     years = write_table(films, leads)
     rows = questions(films, years, leads)
+    random.Random(SEED).shuffle(rows)  # mixed kinds: `--limit N` takes a fair sample
     with open(DEV, "w", newline="", encoding="utf-8") as fh:
         out = csv.writer(fh, delimiter="\t", quoting=csv.QUOTE_NONE, escapechar="\\")
         out.writerow(["question", "answers", "qtype"])

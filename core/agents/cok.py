@@ -1,0 +1,418 @@
+"""Chain-of-Knowledge (paradigm `cok`, seed §B): preparation with a consensus gate, dynamic
+knowledge adapting rationale by rationale over heterogeneous sources, consolidation.
+
+1. Preparation: k sampled chains of thought; if the vote share reaches the gate, answer at
+   once (no retrieval) and say so.
+2. Adapting: the question is read as rationales — the head clause ("which movies starring
+   X") answered by the KG (the rule planner's SPARQL), and the predicate clause ("were
+   released after 2008", "is the oldest", "are based on a novel") answered by the table whose
+   documented columns it names (SQL filled from closed options: column, comparison, value —
+   the LLM chooses, the rules' reading of the words is its prior) or else by the documents
+   (BM25 passages that say so). Progressive (default): each rationale is written and queried
+   from the corrected ones before it — the SQL filters the KG's candidates. "all at once":
+   every rationale is queried from the question alone and the results are intersected.
+3. Consolidation: the candidates every corrected rationale supports, with their evidence
+   (KG paths, table rows, passages).
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.agents.llm_agents import CoTAgent, decide, rule_prior
+from core.agents.rules import RuleAgent
+from core.judges import node_label
+from core.kg.store import KnowledgeGraph
+from core.llm.client import LLM, LLMFault
+from core.loop import Judgement, LoopSettings, State
+from core.question import analyse
+from core.sources import list_collections, list_tables, run_sql
+from core.text import STOPWORDS, normalize, word_forms
+from core.trace import Action, Answer, Step
+
+# English comparison words (language, not any KB): what a predicate asks of a number
+COMPARISONS = {
+    ">": ("after", "since", "later than", "more than", "over", "above", "greater than"),
+    "<": ("before", "earlier than", "less than", "under", "below", "fewer than", "prior to"),
+    "max": ("most recent", "latest", "newest", "highest", "most", "largest", "biggest", "last"),
+    "min": ("oldest", "earliest", "first", "lowest", "least", "fewest", "smallest"),
+}
+OP_TEXT = {">": "greater than", "<": "less than", "max": "the largest", "min": "the smallest"}
+_AUX = {"is", "are", "was", "were", "has", "have", "had"}
+_NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
+MAX_IN_LIST = 500
+
+
+class CoKAgent:
+    name = "cok"
+
+    def __init__(self, kg: KnowledgeGraph, llm: LLM, settings: LoopSettings, home=None):
+        self.kg, self.llm, self.settings, self.home = kg, llm, settings, home
+        self.prep = CoTAgent(llm, samples=max(1, settings.samples))
+        self.rules = RuleAgent(kg)
+
+    # -- Reason -----------------------------------------------------------------------------
+    def reason(self, state: State, memory: list[Step]) -> Action | None:
+        notes = state.notes
+        if "cok" not in notes:
+            notes["cok"] = {"stage": "prepare"}
+            action = self.prep.reason(state, [])
+            action.description = "preparation: " + action.description
+            action.params["max_tokens"] = 48  # a short rationale and its answer
+            return action
+        cok = notes["cok"]
+        if cok["stage"] == "prepare":
+            return self._after_preparation(state)
+        if cok["stage"] == "kg":
+            action = self._kg_step(state)
+            if action is not None:
+                return action
+            self._close_rationale(state, f"{len(state.frontier)} candidate(s) from the KG")
+            cok["stage"] = "filters"
+        if cok["stage"] == "filters":
+            return self._next_filter(state)
+        return None
+
+    def _after_preparation(self, state: State) -> Action | None:
+        cok, notes = state.notes["cok"], state.notes
+        total = sum(state.support.values())
+        share = max(state.support.values()) / total if total else 0.0
+        cok["consensus"] = round(share, 3)
+        cok["llm_answers"] = (dict(state.frontier), dict(state.support))
+        gate = self.settings.consensus
+        if total > 1 and share >= gate:
+            cok["stage"] = "answered"
+            notes["stop_reason"] = (
+                f"consensus {share:.2f} ≥ {gate}: answered from the samples, no retrieval"
+            )
+            return None
+        head, predicate = split_question(state.question, self.kg)
+        cok.update(head=head, predicate=predicate, rationales=[], filters=[])
+        cok["sources"] = self._select_sources(head, predicate)
+        cok["filters"] = [
+            s for s in ("table", "documents") if cok["sources"].get(s, {}).get("chosen")
+        ]
+        cok["planned"] = 1 + len(cok["filters"])
+        cok["stage"] = "kg"
+        state.frontier, state.support = {}, {}
+        self._open_rationale(state, "kg", head)
+        action = self._kg_step(state)
+        if action is None:
+            notes["stop_reason"] = notes.get("stop_reason") or "the KG part found no plan"
+            cok["stage"] = "done"
+            return None
+        action.details["sources"] = cok["sources"]
+        action.details["consensus"] = share
+        return action
+
+    # sources -----------------------------------------------------------------------------
+    def _select_sources(self, head: str, predicate: str) -> dict:
+        """A score per source, shown in the trace: the KG by how well the head links, the
+        table by how well the predicate names a documented column and a comparison, the
+        documents by the predicate's words left for text to confirm."""
+        qa = analyse(head, self.kg)
+        link = max((m.link_score for m in qa.entities), default=0.0)
+        out = {"kg": {"score": round(min(1.0, link / 2), 3), "chosen": bool(qa.entities)}}
+        table = best_column(predicate, self.home) if predicate else None
+        out["table"] = {
+            "score": table["score"] if table else 0.0,
+            "chosen": bool(table and table["score"] >= 0.5),
+            "table": table and table["table"],
+            "column": table and table["column"],
+        }
+        words = claim_words(predicate)
+        has_docs = bool(list_collections(self.home))
+        docs_score = 0.8 if (words and has_docs and not out["table"]["chosen"]) else 0.0
+        out["documents"] = {"score": docs_score, "chosen": docs_score >= 0.5, "words": words}
+        out["llm"] = {"score": 0.3, "chosen": False, "note": "unverified: used only if all fail"}
+        return out
+
+    # rationales ----------------------------------------------------------------------------
+    def _open_rationale(self, state: State, source: str, clause: str) -> None:
+        """The rationale as the LLM would state it — progressive: from the corrected ones."""
+        cok = state.notes["cok"]
+        known = [r["after"] for r in cok["rationales"]] if self.settings.progressive else []
+        prompt = (
+            f"Question: {state.question}\nKnown: {'; '.join(known) or 'nothing yet'}\n"
+            f"Step: {clause} →"
+        )
+        try:
+            text = self.llm.complete(
+                prompt, purpose="rationale", ledger=state.llm_calls, max_tokens=24, stop=["\n\n"]
+            ).text
+            before = next((line.strip() for line in text.splitlines() if line.strip()), "")
+        except LLMFault as fault:
+            before = f"(no rationale: {fault})"
+        cok["rationales"].append(
+            {"source": source, "clause": clause, "before": before, "after": None}
+        )
+
+    def _close_rationale(self, state: State, after: str) -> None:
+        rationale = state.notes["cok"]["rationales"][-1]
+        rationale["after"] = f"{rationale['clause']} → {after}"
+
+    def _kg_step(self, state: State) -> Action | None:
+        """The head clause by the rule agent (its planner writes the SPARQL)."""
+        question, last = state.question, state.last_step
+        state.question = state.notes["cok"]["head"]
+        if "plans" not in state.notes:  # the preparation step is not the rule agent's
+            state.last_step = None
+        try:
+            action = self.rules.reason(state, [])
+        finally:
+            state.question, state.last_step = question, last
+        if action is not None:
+            action.details["rationale"] = state.notes["cok"]["rationales"][-1]
+        return action
+
+    def _next_filter(self, state: State) -> Action | None:
+        cok = state.notes["cok"]
+        if cok["filters"] and len(cok["rationales"]) > 1:
+            last = state.last_step
+            self._close_rationale(state, last.action.details.get("note", "") if last else "")
+        if not cok["filters"]:
+            cok["stage"] = "done"
+            return None
+        kind = cok["filters"].pop(0)
+        state.notes["labels"] = {n: node_label(self.kg, n) for n in state.frontier}
+        self._open_rationale(state, kind, cok["predicate"])
+        action = self._table_action(state) if kind == "table" else self._docs_action(state)
+        if action is not None:
+            action.details["rationale"] = cok["rationales"][-1]
+        return action
+
+    def _table_action(self, state: State) -> Action | None:
+        cok, s = state.notes["cok"], self.settings
+        choice = cok["sources"]["table"]
+        columns = numeric_columns(choice["table"], self.home)
+        prior = rule_prior([column_score(cok["predicate"], c, d) * 8 for c, d in columns])
+        names = [c for c, _ in columns]
+        q = f"Question: {state.question}\nThe column to compare is:"
+        col_i, col_choice, fault = decide(
+            self.llm, q, names, "choose column", state, prior, s.prior
+        )
+        ops = list(COMPARISONS)
+        op_prior = rule_prior([4.0 * cue_score(cok["predicate"], op) for op in ops])
+        q = f"Question: {state.question}\nThe {names[col_i]} must be:"
+        op_i, op_choice, fault2 = decide(
+            self.llm, q, [OP_TEXT[o] for o in ops], "choose comparison", state, op_prior, s.prior
+        )
+        op, column = ops[op_i], names[col_i]
+        numbers = _NUMBER.findall(cok["predicate"])
+        if op in (">", "<") and not numbers:
+            op = "max" if op == ">" else "min"
+        labels = state.notes["labels"]
+        restrict = list(dict.fromkeys(labels.values()))[:MAX_IN_LIST] if s.progressive else None
+        sql = fill_sql(
+            choice["table"],
+            key_column(choice["table"], list(labels.values()), self.home),
+            column,
+            op,
+            numbers[0] if numbers else None,
+            restrict,
+        )
+        return Action(
+            kind="sql",
+            description=f"table {choice['table']}: {column} {OP_TEXT[op]}"
+            + (f" {numbers[0]}" if op in (">", "<") else "")
+            + (f" among the {len(restrict)} candidates" if restrict else " (whole table)"),
+            query=sql,
+            language="sql",
+            source=f"table:{choice['table']}",
+            params={"table": choice["table"], "key_column": sql_key(sql)},
+            details={
+                "column_choice": _record(names, col_choice, col_i, prior, fault),
+                "comparison_choice": _record(
+                    [OP_TEXT[o] for o in ops], op_choice, op_i, op_prior, fault2
+                ),
+            },
+        )
+
+    def _docs_action(self, state: State) -> Action | None:
+        cok = state.notes["cok"]
+        words = cok["sources"]["documents"]["words"]
+        mode = "per-candidate" if self.settings.progressive else "global"
+        return Action(
+            kind="search",
+            description=f"documents: which candidates have a passage saying '{' '.join(words)}'",
+            query=" ".join(words) if mode == "global" else f"<candidate name> {' '.join(words)}",
+            language="text",
+            source="docs",
+            params={"words": words, "mode": mode},
+        )
+
+    # -- Summarize --------------------------------------------------------------------------
+    def summarize(self, state: State, memory: list[Step]) -> tuple[list[Answer], int]:
+        cok = state.notes.get("cok", {})
+        if cok.get("stage") == "answered":
+            return self.prep.summarize(state, memory)
+        if cok.get("rationales") and cok["rationales"][-1]["after"] is None and state.last_step:
+            note = state.last_step.action.details.get("note", "")
+            self._close_rationale(state, note or f"{len(state.frontier)} candidate(s)")
+        topics = {i for m in state.notes.get("used_mentions", ()) for i in m.ids}
+        candidates = [n for n in state.frontier if n not in topics]
+        if not candidates:
+            return [], 0
+        evidence = {}
+        for step in memory:
+            for p in step.passages:
+                evidence.setdefault(p.id, p)
+        answers = []
+        for node in sorted(
+            candidates, key=lambda n: (-state.support.get(n, 1), node_label(self.kg, n))
+        ):
+            label = node_label(self.kg, node)
+            passages = [
+                p
+                for p in evidence.values()
+                if p.source != "llm" and normalize(label) in normalize(p.id + " " + p.text[:200])
+            ]
+            answers.append(
+                Answer(node, label, 1.0, evidence=state.frontier[node], passages=passages[:3])
+            )
+        return answers, len(answers)
+
+
+class CoKJudge:
+    """reward = share of the planned rationales corrected with evidence so far."""
+
+    name = "cok"
+
+    def score(self, state: State, memory: list[Step]) -> Judgement:
+        cok = state.notes.get("cok", {})
+        if cok.get("stage") in (None, "prepare"):
+            votes = sum(state.support.values())
+            share = max(state.support.values()) / votes if votes else 0.0
+            return Judgement(0.0, f"preparation: {share:.0%} of the samples agree")
+        planned = cok.get("planned", 1)
+        done = sum(1 for r in cok.get("rationales", []) if r["after"] is not None)
+        plan_done = state.notes.get("hop_i", 0) >= len(_plan(state).hops) if _plan(state) else True
+        current = 1 if cok.get("stage") != "kg" or plan_done else 0
+        corrected = min(planned, done + current)
+        if not state.frontier:
+            return Judgement(0.0, "no candidate left")
+        return Judgement(
+            round(corrected / planned, 4),
+            f"{corrected} of {planned} rationale(s) corrected with evidence",
+        )
+
+
+def _plan(state: State):
+    plans = state.notes.get("plans")
+    return plans[state.notes.get("plan_i", 0)] if plans else None
+
+
+# -- reading the question (English only; the KB's words come from its own docs) -------------
+def split_question(question: str, kg: KnowledgeGraph) -> tuple[str, str]:
+    """Head clause (what to find) and predicate clause (what must hold of it): split at the
+    first auxiliary verb after the first named entity ("… starring X | were released …")."""
+    clean = question.replace("[", " ").replace("]", " ")
+    words = clean.split()
+    qa = analyse(question, kg)
+    after = max((m.end for m in qa.entities[:1]), default=0)
+    for i in range(after, len(words)):
+        if normalize(words[i]) in _AUX:
+            return " ".join(words[:i]), " ".join(words[i:])
+    return " ".join(words), ""
+
+
+def claim_words(predicate: str) -> list[str]:
+    """Content words of a predicate that a column or a text must account for ("released",
+    "based novel"): not function words, comparison words or numbers."""
+    cues = {w for phrases in COMPARISONS.values() for p in phrases for w in p.split()}
+    words = [normalize(w.strip("?.,!")) for w in predicate.split()]
+    return [
+        w
+        for w in words
+        if w and w not in STOPWORDS and w not in _AUX and w not in cues and not w.isdigit()
+    ]
+
+
+def cue_score(predicate: str, op: str) -> float:
+    text = f" {normalize(predicate)} "
+    return 1.0 if any(f" {cue} " in text for cue in COMPARISONS[op]) else 0.0
+
+
+def column_score(predicate: str, column: str, doc: str) -> float:
+    """Share of the predicate's content words (comparison words included: "oldest",
+    "most recent") that the column's name or documentation uses (any English form)."""
+    words = [normalize(w.strip("?.,!")) for w in predicate.split()]
+    words = [w for w in words if w and w not in STOPWORDS and w not in _AUX and not w.isdigit()]
+    if not words:
+        return 0.0
+    vocab = {f for w in re.findall(r"[a-z]+", f"{column} {doc}".lower()) for f in word_forms(w)}
+    return sum(1 for w in words if word_forms(w) & vocab) / len(words)
+
+
+def numeric_columns(table: str, home) -> list[tuple[str, str]]:
+    info = next(t for t in list_tables(home) if t.name == table)
+    numeric = ("INT", "BIGINT", "DOUBLE", "FLOAT", "DECIMAL", "HUGEINT", "SMALLINT", "REAL")
+    return [(c, info.comments.get(c, "")) for c, t in info.columns if t.upper().startswith(numeric)]
+
+
+def best_column(predicate: str, home) -> dict | None:
+    """The documented numeric column the predicate names best, over all tables."""
+    best = None
+    has_cue = any(cue_score(predicate, op) for op in COMPARISONS) or _NUMBER.search(predicate)
+    for table in list_tables(home):
+        for column, doc in numeric_columns(table.name, home):
+            score = column_score(predicate, column, doc)
+            score = 0.5 * score + (0.5 if has_cue and score > 0 else 0.0)
+            if best is None or score > best["score"]:
+                best = {"table": table.name, "column": column, "score": round(score, 3)}
+    return best
+
+
+def key_column(table: str, labels: list[str], home) -> str:
+    """The text column that holds the candidates' names (most of them found)."""
+    info = next(t for t in list_tables(home) if t.name == table)
+    texts = [c for c, t in info.columns if t.upper().startswith("VARCHAR")]
+    if not texts:
+        raise ValueError(f"table {table} has no text column to match the candidates")
+    sample = ", ".join(_lit(lbl) for lbl in labels[:50]) or "''"
+    best, best_n = texts[0], -1
+    for column in texts:
+        n = run_sql(f'SELECT count(*) FROM "{table}" WHERE "{column}" IN ({sample})', home).rows[0][
+            0
+        ]
+        if n > best_n:
+            best, best_n = column, n
+    return best
+
+
+def fill_sql(table: str, key: str, column: str, op: str, value, restrict) -> str:
+    where = f'"{key}" IN ({", ".join(_lit(x) for x in restrict)})' if restrict else "TRUE"
+    if op in (">", "<"):
+        return (
+            f'SELECT "{key}", "{column}" FROM "{table}"\nWHERE {where} AND "{column}" {op} {value}'
+        )
+    agg = "max" if op == "max" else "min"
+    return (
+        f'SELECT "{key}", "{column}" FROM "{table}"\nWHERE {where} AND "{column}" = '
+        f'(SELECT {agg}("{column}") FROM "{table}" WHERE {where})'
+    )
+
+
+def sql_key(sql: str) -> str:
+    found = re.match(r'SELECT "([^"]+)"', sql)
+    return found.group(1) if found else ""
+
+
+def _lit(text: str) -> str:
+    return "'" + str(text).replace("'", "''") + "'"
+
+
+def _record(options, choice, best, prior, fault) -> dict:
+    return {
+        "options": [
+            {
+                "option": o,
+                "p_llm": round(choice.probs[i], 4) if choice else None,
+                "p_rules": round(prior[i], 4),
+            }
+            for i, o in enumerate(options)
+        ],
+        "chosen": options[best],
+        "method": choice.method if choice else "rules (fallback)",
+        "fault": fault,
+    }
