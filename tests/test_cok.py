@@ -1,0 +1,120 @@
+"""Chain-of-Knowledge on the bundled KB, table and documents, with deterministic litellm
+`mock_response` replies: the consensus gate, progressive vs all-at-once correction, the SQL
+template filling, the documents filter and the trace of rationales."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from core.agents.cok import claim_words, column_score, cue_score, fill_sql, split_question
+from core.engine import Engine
+from core.llm.client import LLMSettings, clear_cache
+from core.loop import LoopSettings
+from core.sources.tables import check_sql
+
+MODEL = "openai/gpt-4o-mini"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    clear_cache()
+
+
+_calls = itertools.count()
+
+
+def undecided(prompt: str) -> str:
+    """A model with no opinion: equal scores for every listed option; samples that disagree."""
+    numbers = re.findall(r"^(\d+)\. ", prompt, re.M)
+    if numbers:
+        return ", ".join(f"{n}: 0.5" for n in numbers)
+    return f"Reasoning: I am not sure.\nAnswer: guess {next(_calls)}"
+
+
+def cok(engine: Engine, question: str, mock=undecided, **kw):
+    settings = LoopSettings(llm=LLMSettings(model=MODEL, mock_response=mock), **kw)
+    return engine.ask(question, paradigm="cok", settings=settings)
+
+
+def test_question_reading(metaqa_kg) -> None:
+    head, pred = split_question(
+        "which movies starring Mila Kunis were released after 2008", metaqa_kg
+    )
+    assert (head, pred) == ("which movies starring Mila Kunis", "were released after 2008")
+    assert claim_words("are based on a novel") == ["based", "novel"]
+    assert cue_score("were released after 2008", ">") == 1.0
+    assert cue_score("is the most recent", "max") == 1.0
+    assert column_score("were released after 2008", "year", "year the film was released") > 0
+    assert column_score("were released after 2008", "actors", "number of actors") == 0
+    assert column_score("is the most recent", "year", "release year; recent, old") > 0
+
+
+def test_filled_sql_passes_the_guard() -> None:
+    for op in (">", "<", "max", "min"):
+        sql = fill_sql("movies", "title", "year", op, 2000, ["Ted", "Black Swan", "O'Brien"])
+        check_sql(sql, {"movies"})
+    assert "'O''Brien'" in fill_sql("movies", "title", "year", ">", 1, ["O'Brien"])
+
+
+def test_kg_and_table_progressive(metaqa_engine: Engine) -> None:
+    trace = cok(metaqa_engine, "which movies starring Mila Kunis were released after 2008")
+    assert set(trace.answer_labels) == {
+        "Black Swan",
+        "Blood Ties",
+        "Extract",
+        "Friends with Benefits",
+        "Oz the Great and Powerful",
+        "Ted",
+        "The Angriest Man in Brooklyn",
+        "The Book of Eli",
+    }
+    kinds = [s.action.kind for s in trace.steps]
+    assert kinds[0] == "generate" and "hop" in kinds and kinds[-1] == "sql"
+    sql_step = trace.steps[-1]
+    assert sql_step.action.language == "sql" and '"year" > 2008' in sql_step.action.query
+    assert sql_step.action.details["column_choice"]["chosen"] == "year"
+    rationales = [
+        s.action.details["rationale"] for s in trace.steps if "rationale" in s.action.details
+    ]
+    assert {r["source"] for r in rationales} == {"kg", "table"}
+    assert all(r["before"] is not None and r["after"] for r in rationales)
+    sources = next(
+        s.action.details["sources"] for s in trace.steps if "sources" in s.action.details
+    )
+    assert sources["table"]["chosen"] and sources["kg"]["chosen"]
+    top = trace.answers[0]
+    assert top.evidence and any(p.source == "table:movies" for p in top.passages)
+
+
+def test_superlative_needs_progressive_correction(metaqa_engine: Engine) -> None:
+    question = "which of the films directed by Steven Spielberg is the oldest"
+    progressive = cok(metaqa_engine, question)
+    assert progressive.answer_labels == ["The Sugarland Express"]
+    at_once = cok(metaqa_engine, question, progressive=False)
+    assert at_once.answer_labels != ["The Sugarland Express"]  # the whole table's oldest film
+    assert "WHERE TRUE" in at_once.steps[-1].action.query
+
+
+def test_kg_and_documents(metaqa_engine: Engine) -> None:
+    trace = cok(metaqa_engine, "which films directed by Stanley Kubrick are based on a novel")
+    assert {"The Shining", "Lolita", "A Clockwork Orange"} <= set(trace.answer_labels)
+    step = trace.steps[-1]
+    assert step.action.kind == "search" and step.passages
+    shining = next(a for a in trace.answers if a.label == "The Shining")
+    passage = shining.passages[0]
+    assert passage.verified and passage.url.startswith("https://en.wikipedia.org/")
+    assert "novel" in passage.text
+
+
+def test_consensus_gate_answers_without_retrieval(metaqa_engine: Engine) -> None:
+    trace = cok(
+        metaqa_engine,
+        "which movies starring Mila Kunis were released after 2008",
+        mock="Reasoning: easy.\nAnswer: Ted",
+    )
+    assert [s.action.kind for s in trace.steps] == ["generate"]
+    assert trace.answer_labels == ["Ted"] and "no retrieval" in trace.stop_reason
+    assert not trace.answers[0].passages[0].verified
