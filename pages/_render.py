@@ -73,8 +73,22 @@ def render_plan(step: Step) -> None:
 def render_decisions(step: Step) -> None:
     """The LLM agent's closed choices (option probabilities, rule prior) and its planning."""
     details = step.action.details
+    if rationale := details.get("rationale"):
+        st.markdown(
+            f"*Rationale ({md(rationale['source'])})* — before: “{md(rationale['before'])}”"
+            + (f" → after: **{md(rationale['after'])}**" if rationale.get("after") else "")
+        )
+    if sources := details.get("sources"):
+        st.caption(
+            "sources: "
+            + " · ".join(
+                f"{md(name)} {info['score']:.2f}{' ✓' if info.get('chosen') else ''}"
+                for name, info in sources.items()
+            )
+        )
     for key, title in (("topic_choice", "topic entity"), ("relation_choice", "relation"),
-                       ("entity_choice", "entities")):  # fmt: skip
+                       ("entity_choice", "entities"), ("column_choice", "column"),
+                       ("comparison_choice", "comparison")):  # fmt: skip
         choice = details.get(key)
         if not choice or (key == "topic_choice" and step.index > 1):
             continue

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.loop import Retrieval, State
-from core.sources.documents import search
+from core.sources.documents import search, search_many
 from core.sources.tables import run_sql
 from core.text import normalize, word_forms
 from core.trace import Action, Passage
@@ -73,10 +73,12 @@ class DocumentSource:
                     if label and _about(passage, label) and _holds(passage, words):
                         kept.setdefault(node, passage)
         else:
-            for node in list(state.frontier)[:MAX_SEARCHED]:
-                label = labels.get(node, "")
-                for passage, _ in search(f"{label} {' '.join(words)}", k=5, home=self.home):
-                    if _about(passage, normalize(label)) and _holds(passage, words):
+            nodes = list(state.frontier)[:MAX_SEARCHED]
+            queries = [f"{labels.get(n, '')} {' '.join(words)}" for n in nodes]
+            for node, hits in zip(nodes, search_many(queries, k=5, home=self.home), strict=True):
+                label = normalize(labels.get(node, ""))
+                for passage, _ in hits:
+                    if _about(passage, label) and _holds(passage, words):
                         kept[node] = passage
                         break
         frontier = {n: state.frontier[n] for n in kept}

@@ -123,7 +123,7 @@ def import_table(
             for column, text in (comments or {}).items():
                 if column in known:
                     quoted = str(text)[:500].replace("'", "''")  # COMMENT takes no parameters
-                    con.execute(f'COMMENT ON COLUMN {name}."{column}" IS \'{quoted}\'')
+                    con.execute(f"COMMENT ON COLUMN {name}.\"{column}\" IS '{quoted}'")
             con.execute("COMMIT")
         except duckdb.Error as exc:
             con.execute("ROLLBACK")
