@@ -129,6 +129,7 @@ def _cok(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
             "generate": LLMSource(llm),
             "hop": kg_source,
             "constrain": kg_source,
+            "sparql": kg_source,
             "sql": TableSource(home),
             "search": DocumentSource(home),
         }

@@ -118,3 +118,48 @@ def test_consensus_gate_answers_without_retrieval(metaqa_engine: Engine) -> None
     assert [s.action.kind for s in trace.steps] == ["generate"]
     assert trace.answer_labels == ["Ted"] and "no retrieval" in trace.stop_reason
     assert not trace.answers[0].passages[0].verified
+
+
+# -- generate, validate, repair (a capable model) ----------------------------------------------
+def test_generate_validate_repair() -> None:
+    from core.agents.querygen import extract_query, generate_query
+    from core.llm.client import LLM
+
+    replies = iter(["SELEC broken", "```sql\nSELECT 1\n```"])
+    llm = LLM(LLMSettings(model=MODEL, mock_response=lambda prompt: next(replies)))
+
+    def validate(q: str) -> None:
+        if not q.startswith("SELECT"):
+            raise ValueError("does not parse")
+
+    out = generate_query(llm, "sql", "count", validate, ledger=[])
+    assert out.query == "SELECT 1"
+    assert [a["error"] for a in out.attempts] == ["does not parse", None]
+    hopeless = LLM(LLMSettings(model=MODEL, mock_response="nope"))
+    out = generate_query(hopeless, "sql", "count", validate, ledger=[], repairs=2)
+    assert out.query is None and len(out.attempts) == 3
+    assert extract_query("SQL: SELECT 2") == "SELECT 2"
+
+
+def test_a_capable_model_writes_sparql_and_sql_with_repair(metaqa_engine: Engine) -> None:
+    def model(prompt: str) -> str:
+        if "Write one SPARQL" in prompt:
+            rel = re.search(r"^starred actors = (<[^>]+>)", prompt, re.M).group(1)
+            who = re.search(r"^Mila Kunis = (<[^>]+>)", prompt, re.M).group(1)
+            return f"```sparql\nSELECT ?m WHERE {{ ?m {rel} {who} }}\n```"
+        if "Write one SQL" in prompt:
+            return "SELECT title FROM films WHERE year > 2008"  # wrong table: refused
+        if "Write a corrected SQL" in prompt:
+            return "SELECT title FROM movies WHERE year > 2008"
+        return undecided(prompt)
+
+    trace = cok(
+        metaqa_engine, "which movies starring Mila Kunis were released after 2008", mock=model
+    )
+    kinds = [s.action.kind for s in trace.steps]
+    assert kinds == ["generate", "sparql", "sql"]
+    sql = trace.steps[-1]
+    assert [a["error"] is None for a in sql.action.details["attempts"]] == [False, True]
+    assert "unknown table 'films'" in sql.action.details["attempts"][0]["error"]
+    assert "Ted" in trace.answer_labels and "Black Swan" in trace.answer_labels
+    assert "Forgetting Sarah Marshall" not in trace.answer_labels  # 2008: not after 2008

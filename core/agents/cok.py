@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from core.agents.llm_agents import CoTAgent, decide, rule_prior
+from core.agents.querygen import generate_query
 from core.agents.rules import RuleAgent
 from core.judges import node_label
 from core.kg.store import KnowledgeGraph
@@ -27,6 +28,7 @@ from core.llm.client import LLM, LLMFault
 from core.loop import Judgement, LoopSettings, State
 from core.question import analyse
 from core.sources import list_collections, list_tables, run_sql
+from core.sources.tables import check_sql
 from core.text import STOPWORDS, normalize, word_forms
 from core.trace import Action, Answer, Step
 
@@ -152,7 +154,15 @@ class CoKAgent:
         rationale["after"] = f"{rationale['clause']} → {after}"
 
     def _kg_step(self, state: State) -> Action | None:
-        """The head clause by the rule agent (its planner writes the SPARQL)."""
+        """The head clause: a capable model writes SPARQL (validated, repaired); otherwise,
+        or when that fails, the rule agent's planner writes it hop by hop."""
+        cok = state.notes["cok"]
+        if cok.get("kg_written"):
+            return None  # the written query answered the head clause in one step
+        if "plans" not in state.notes and not self.llm.is_local:
+            action = self._written_sparql(state)
+            if action is not None:
+                return action
         question, last = state.question, state.last_step
         state.question = state.notes["cok"]["head"]
         if "plans" not in state.notes:  # the preparation step is not the rule agent's
@@ -164,6 +174,68 @@ class CoKAgent:
         if action is not None:
             action.details["rationale"] = state.notes["cok"]["rationales"][-1]
         return action
+
+    def _written_sparql(self, state: State) -> Action | None:
+        cok = state.notes["cok"]
+        qa = analyse(cok["head"], self.kg)
+        entities = [f"{m.text} = {m.ids[0]}" for m in qa.entities[:3] if m.ids]
+        relations = [f"{r.label} = {r.id}" for r in self.kg.relations[:80]]
+        task = (
+            "Knowledge graph relations (label = IRI):\n"
+            + "\n".join(relations)
+            + "\nEntities (name = IRI):\n"
+            + "\n".join(entities)
+            + f"\nFind: {cok['head']}\nSelect the answer entities as the first column."
+        )
+
+        def validate(query: str) -> None:
+            if not self.kg.sparql(query, max_rows=1).rows:
+                raise ValueError("the query is valid but returns nothing")
+
+        written = generate_query(self.llm, "sparql", task, validate, state.llm_calls)
+        cok["sparql_attempts"] = written.attempts
+        if written.query is None:
+            return None
+        cok["kg_written"] = True
+        return Action(
+            kind="sparql",
+            description=f"KG: {cok['head']} (written by {self.llm.model})",
+            query=written.query,
+            language="sparql",
+            source=f"kg:{self.kg.name}",
+            details={"attempts": written.attempts},
+        )
+
+    def _written_sql(self, state: State, table: str) -> Action | None:
+        """A capable model writes the table query (checked by the guard, run once, repaired
+        from the error); None to fall back to the template."""
+        cok = state.notes["cok"]
+        info = next(t for t in list_tables(self.home) if t.name == table)
+        columns = "\n".join(f"- {c} {t}: {info.comments.get(c, '')}" for c, t in info.columns)
+        labels = list(dict.fromkeys(state.notes["labels"].values()))[:MAX_IN_LIST]
+        task = (
+            f"DuckDB table {table} with columns:\n{columns}\nCandidates (names): "
+            + "; ".join(labels[:100])
+            + f"\nKeep the candidates that {cok['predicate']}."
+            + "\nSelect the candidate name column first."
+        )
+
+        def validate(query: str) -> None:
+            check_sql(query, {t.name for t in list_tables(self.home)})
+            run_sql(query, self.home, max_rows=1)
+
+        written = generate_query(self.llm, "sql", task, validate, state.llm_calls)
+        if written.query is None:
+            return None
+        return Action(
+            kind="sql",
+            description=f"table {table}: written by {self.llm.model}",
+            query=written.query,
+            language="sql",
+            source=f"table:{table}",
+            params={"table": table},
+            details={"attempts": written.attempts},
+        )
 
     def _next_filter(self, state: State) -> Action | None:
         cok = state.notes["cok"]
@@ -184,6 +256,10 @@ class CoKAgent:
     def _table_action(self, state: State) -> Action | None:
         cok, s = state.notes["cok"], self.settings
         choice = cok["sources"]["table"]
+        if not self.llm.is_local and s.progressive:
+            action = self._written_sql(state, choice["table"])
+            if action is not None:
+                return action
         columns = numeric_columns(choice["table"], self.home)
         prior = rule_prior([column_score(cok["predicate"], c, d) * 8 for c, d in columns])
         names = [c for c, _ in columns]
@@ -286,7 +362,10 @@ class CoKJudge:
             return Judgement(0.0, f"preparation: {share:.0%} of the samples agree")
         planned = cok.get("planned", 1)
         done = sum(1 for r in cok.get("rationales", []) if r["after"] is not None)
-        plan_done = state.notes.get("hop_i", 0) >= len(_plan(state).hops) if _plan(state) else True
+        plan = _plan(state)
+        plan_done = cok.get("kg_written") or (
+            state.notes.get("hop_i", 0) >= len(plan.hops) if plan else True
+        )
         current = 1 if cok.get("stage") != "kg" or plan_done else 0
         corrected = min(planned, done + current)
         if not state.frontier:

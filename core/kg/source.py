@@ -30,6 +30,8 @@ class KGSource:
             return self._constrain(action, state)
         if action.kind == "neighbourhood":
             return self._neighbourhood(action)
+        if action.kind == "sparql":
+            return self._sparql(action)
         raise ValueError(f"the knowledge graph cannot run a {action.kind!r} action")
 
     def _hop(self, action: Action, state: State) -> Retrieval:
@@ -96,6 +98,19 @@ class KGSource:
             )
         return Retrieval(triples=triples, frontier=frontier, support=support)
 
+    def _sparql(self, action: Action) -> Retrieval:
+        """A written SPARQL query (guarded): the nodes of its first column are the candidates."""
+        result = self.kg.sparql(action.query, max_rows=MAX_FRONTIER)
+        frontier = {}
+        for row in result.terms:
+            if row and row[0] is not None:
+                frontier.setdefault(str(row[0]), [])
+        return Retrieval(
+            frontier=frontier,
+            support={n: 1 for n in frontier},
+            truncated=result.truncated,
+            note=f"{len(result.rows)} row(s) from the written query",
+        )
 
     def _neighbourhood(self, action: Action) -> Retrieval:
         """One-shot retrieval: a bounded subgraph around the anchors, ranked. First the
