@@ -103,6 +103,29 @@ def kb_names_importing_default(ws: Workspace) -> list[str] | None:
     return ws.kb_names()
 
 
+def pick_entity(kg, query_key: str, pick_key: str, placeholder: str, radio: bool = False):
+    """Search box + matches (exact, normalised, fuzzy, with scores); the chosen node id, or
+    None while nothing is typed or nothing matches."""
+    query = st.text_input("Find an entity", key=query_key, placeholder=placeholder)
+    if not query.strip():
+        st.caption("Type a name: exact, normalised and fuzzy matches are listed with a score.")
+        return None
+    matches = {m.id: m for m in kg.lookup(query, limit=8)}
+    if not matches:
+        st.info(f"No entity of {md(kg.name)} matches “{md(query.strip())}”.")
+        return None
+    widget = st.radio if radio else st.selectbox
+    return widget(
+        "Matches",
+        list(matches),
+        format_func=lambda i: (
+            f"{matches[i].label} · score {matches[i].score:.2f} "
+            f"({matches[i].how}, {matches[i].degree} links)"
+        ),
+        key=pick_key,
+    )
+
+
 def feedback_loop(*, open_default: bool = True) -> FeedbackLoop:
     """The outer loop (runs, feedback, proposals, re-asking) over the shared Engine."""
     return FeedbackLoop(get_engine(open_default=open_default))

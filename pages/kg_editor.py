@@ -32,13 +32,13 @@ from pages._shared import (
     kb_names_importing_default,
     md,
     offline_html,
+    pick_entity,
 )
 
 COLUMNS = ["subject", "relation", "object"]
 TABLE_LIMIT = 500  # triples of one entity in the table
 GRAPH_LIMIT = 40  # triples drawn around it
 MAX_REASK = 20  # stored questions asked again at once
-MAX_MATCHES = 8
 EXPORTS = [  # label, file suffix, MIME type
     ("KG as Turtle", ".ttl", "text/turtle"),
     ("KG as N-Triples", ".nt", "application/n-triples"),
@@ -171,23 +171,9 @@ def answer_list(labels: list[str]) -> str:
 # -- entity: search, graph, table --------------------------------------------------------------
 def render_entity(kb: str) -> None:
     kg = workspace().kg(kb)
-    query = st.text_input("Find an entity", key=QUERY, placeholder="e.g. Black Snake Moan")
-    if not query.strip():
-        st.caption("Type a name: exact, normalised and fuzzy matches are listed with a score.")
+    node = pick_entity(kg, QUERY, PICK, "e.g. Black Snake Moan", radio=True)
+    if node is None:
         return
-    matches = {m.id: m for m in kg.lookup(query, limit=MAX_MATCHES)}
-    if not matches:
-        st.info(f"No entity of {kb} matches “{query.strip()}”.")
-        return
-    node = st.radio(
-        "Matches",
-        list(matches),
-        format_func=lambda i: (
-            f"{matches[i].label} · score {matches[i].score:.2f} "
-            f"({matches[i].how}, {matches[i].degree} links)"
-        ),
-        key=PICK,
-    )
     loaded = st.session_state.get(LOADED)
     if not loaded or loaded["kb"] != kb or loaded["node"] != node:
         loaded = load_table(kb, node)

@@ -19,9 +19,8 @@ from core.kg.store import KnowledgeGraph
 from core.report import GraphView, graph_html
 from core.trace import Triple
 from core.workspace import DEFAULT_KB, Workspace
-from pages._shared import get_engine, kb_names_importing_default, md
+from pages._shared import get_engine, kb_names_importing_default, md, pick_entity
 
-MAX_MATCHES = 10
 GRAPH_LIMIT = 40  # triples drawn around an entity
 TABLE_LIMIT = 500  # triples of an entity in the table
 GRAPH_HEIGHT = 450
@@ -81,23 +80,9 @@ def relation_figure(counts: dict[str, int]) -> go.Figure:
 
 # -- entity ----------------------------------------------------------------------------------
 def render_entity(kg: KnowledgeGraph) -> None:
-    query = st.text_input("Find an entity", key="src_search", placeholder="e.g. a name")
-    if not query.strip():
-        st.caption("Type a name: exact, normalised and fuzzy matches are listed with a score.")
+    node = pick_entity(kg, "src_search", "src_pick", "e.g. a name")
+    if node is None:
         return
-    matches = {m.id: m for m in kg.lookup(query, limit=MAX_MATCHES)}
-    if not matches:
-        st.info(f"No entity of {md(kg.name)} matches “{md(query.strip())}”.")
-        return
-    node = st.selectbox(
-        "Matches",
-        list(matches),
-        format_func=lambda i: (
-            f"{matches[i].label} · score {matches[i].score:.2f} "
-            f"({matches[i].how}, {matches[i].degree} links)"
-        ),
-        key="src_pick",
-    )
     st.subheader(kg.label(node))
     st.caption(f"`{node}`")
     triples = kg.neighbourhood(node, limit=TABLE_LIMIT, per_relation=TABLE_LIMIT)

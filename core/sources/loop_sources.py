@@ -44,11 +44,7 @@ class TableSource:
             )
         note = f"{len(result.rows)} row(s) returned; {len(frontier)} candidate(s) kept"
         if not frontier:
-            return Retrieval(
-                frontier=dict(state.frontier),
-                support=dict(state.support),
-                note=f"{note}: no candidate matched, the filter is not applied",
-            )
+            return unfiltered(state, f"{note}: no candidate matched")
         return Retrieval(frontier=frontier, support=support, passages=passages, note=note)
 
 
@@ -84,17 +80,23 @@ class DocumentSource:
         frontier = {n: state.frontier[n] for n in kept}
         note = f"{len(kept)} of {len(state.frontier)} candidate(s) have a passage saying so"
         if not frontier:
-            return Retrieval(
-                frontier=dict(state.frontier),
-                support=dict(state.support),
-                note=f"{note}: the filter is not applied",
-            )
+            return unfiltered(state, note)
         return Retrieval(
             frontier=frontier,
             support={n: state.support.get(n, 1) for n in kept},
             passages=list(kept.values()),
             note=note,
         )
+
+
+def unfiltered(state: State, note: str) -> Retrieval:
+    """A filter that would keep nothing is reported, not applied (like an unsatisfiable KG
+    constraint): the candidates stay as they were."""
+    return Retrieval(
+        frontier=dict(state.frontier),
+        support=dict(state.support),
+        note=f"{note}; the filter is not applied",
+    )
 
 
 def _about(passage: Passage, label: str) -> bool:
