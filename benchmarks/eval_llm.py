@@ -25,7 +25,7 @@ CONFIGS: dict[str, tuple[list[str], int]] = {
     "llm-only": (["--paradigm", "llm-only"], 200),
     "llmxkg": (["--paradigm", "llmxkg"], 200),
     "llm+kg": (["--paradigm", "llm+kg"], 50),
-    "llmxkg+planning": (["--paradigm", "llmxkg", "--planning"], 50),
+    "llmxkg+planning": (["--paradigm", "llmxkg", "--planning"], 30),
     "tog-style": (
         ["--paradigm", "llmxkg", "--exhaustive", "--width", "3", "--max-steps", "3",
          "--judge", "llm"],
