@@ -10,7 +10,6 @@ import os
 import random
 import re
 import threading
-import time
 from collections.abc import Iterable
 
 import streamlit as st
@@ -24,7 +23,6 @@ from core.trace import Triple
 from core.workspace import Workspace, bundled_kb_dir, default_home
 
 EXAMPLE_SEED = 7
-WARM_UP_DELAY_S = 3.0
 _HOPS = (1, 1, 2, 3)  # examples drawn per dev set: two 1-hop, one 2-hop, one 3-hop
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~])")
 # <script src="http…">…</script> and <link href="http…"> (also protocol-relative //host/…)
@@ -51,23 +49,30 @@ def _default_kb_opened(home: str) -> bool:
 
 def start_up() -> None:
     """Once per server process: provider keys from Streamlit secrets into the environment
-    (never displayed or stored), and the LLM stack warmed in the background so the first LLM
-    question does not pay litellm's import and the model load."""
-    _start_up_once()
+    (never displayed or stored)."""
+    _secrets_once()
 
 
 @st.cache_resource(show_spinner=False)
-def _start_up_once() -> bool:
+def _secrets_once() -> bool:
     try:
         app_settings.apply_secrets(st.secrets)
     except Exception:  # no secrets.toml: nothing to apply  # noqa: BLE001
         pass
-    model = app_settings.load().effective_model
-    if os.environ.get("KNOWLOOP_NO_WARM_UP"):  # the test suite loads the model where it wants
-        return True
+    return True
 
+
+def warm_up_llm() -> None:
+    """After the first run has been drawn: import litellm and load the model in the
+    background, so the first LLM question does not wait for them. Not at start: litellm's
+    import holds the GIL for seconds and would delay the first question on a small machine."""
+    if not os.environ.get("KNOWLOOP_NO_WARM_UP"):
+        _warm_up_once(app_settings.load().effective_model)
+
+
+@st.cache_resource(show_spinner=False)
+def _warm_up_once(model: str) -> bool:
     def warm() -> None:
-        time.sleep(WARM_UP_DELAY_S)  # let the first page and the KB open go first
         try:
             warm_up(model)
         except Exception:  # noqa: BLE001 — the first LLM run reports the real error

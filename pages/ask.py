@@ -38,6 +38,7 @@ from pages._shared import (
     paradigm_names,
     parse_lines,
     triple_line,
+    warm_up_llm,
 )
 
 TRACE_KEY, ERROR_KEY, QUESTION_KEY = "ask_trace", "ask_error", "question"
@@ -426,6 +427,7 @@ def main() -> None:
     if trace is not None:
         render_answer(trace)
         render_feedback(trace)
+        warm_up_llm()
 
 
 main()

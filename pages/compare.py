@@ -11,7 +11,7 @@ import streamlit as st
 from core import app_settings
 from core.compare import Comparison, compare
 from pages._render import render_answers, render_step, status_label
-from pages._shared import example_questions, get_engine, md, paradigm_names
+from pages._shared import example_questions, get_engine, md, paradigm_names, warm_up_llm
 
 RESULT_KEY, ERROR_KEY = "cmp_results", "cmp_error"
 DEFAULT = ["kg-only", "llmxkg"]
@@ -106,6 +106,7 @@ def main() -> None:
         st.error(f"Cannot compare: {error}")
     if RESULT_KEY in st.session_state:
         render_results(*st.session_state[RESULT_KEY])
+    warm_up_llm()
 
 
 main()
