@@ -72,8 +72,8 @@ def test_kg_and_table_progressive(metaqa_engine: Engine) -> None:
         "The Book of Eli",
     }
     kinds = [s.action.kind for s in trace.steps]
-    assert kinds[0] == "generate" and "hop" in kinds and kinds[-1] == "sql"
-    sql_step = trace.steps[-1]
+    assert kinds[0] == "generate" and "hop" in kinds and kinds[-2:] == ["sql", "answer"]
+    sql_step = trace.steps[-2]
     assert sql_step.action.language == "sql" and '"year" > 2008' in sql_step.action.query
     assert sql_step.action.details["column_choice"]["chosen"] == "year"
     rationales = [
@@ -95,14 +95,15 @@ def test_superlative_needs_progressive_correction(metaqa_engine: Engine) -> None
     assert progressive.answer_labels == ["The Sugarland Express"]
     at_once = cok(metaqa_engine, question, progressive=False)
     assert at_once.answer_labels != ["The Sugarland Express"]  # the whole table's oldest film
-    assert "WHERE TRUE" in at_once.steps[-1].action.query
+    sql = next(st for st in at_once.steps if st.action.kind == "sql")
+    assert "WHERE TRUE" in sql.action.query
 
 
 def test_kg_and_documents(metaqa_engine: Engine) -> None:
     trace = cok(metaqa_engine, "which films directed by Stanley Kubrick are based on a novel")
     assert {"The Shining", "Lolita", "A Clockwork Orange"} <= set(trace.answer_labels)
-    step = trace.steps[-1]
-    assert step.action.kind == "search" and step.passages
+    step = next(st for st in trace.steps if st.action.kind == "search")
+    assert step.passages
     shining = next(a for a in trace.answers if a.label == "The Shining")
     passage = shining.passages[0]
     assert passage.verified and passage.url.startswith("https://en.wikipedia.org/")
@@ -157,9 +158,27 @@ def test_a_capable_model_writes_sparql_and_sql_with_repair(metaqa_engine: Engine
         metaqa_engine, "which movies starring Mila Kunis were released after 2008", mock=model
     )
     kinds = [s.action.kind for s in trace.steps]
-    assert kinds == ["generate", "sparql", "sql"]
-    sql = trace.steps[-1]
+    assert kinds == ["generate", "sparql", "sql", "answer"]
+    sql = trace.steps[-2]
     assert [a["error"] is None for a in sql.action.details["attempts"]] == [False, True]
     assert "unknown table 'films'" in sql.action.details["attempts"][0]["error"]
     assert "Ted" in trace.answer_labels and "Black Swan" in trace.answer_labels
     assert "Forgetting Sarah Marshall" not in trace.answer_labels  # 2008: not after 2008
+
+
+def test_the_answerer_reads_the_sql_and_its_table(metaqa_engine: Engine) -> None:
+    seen: list[str] = []
+
+    def model(prompt: str) -> str:
+        seen.append(prompt)
+        return undecided(prompt)
+
+    trace = cok(
+        metaqa_engine, "which movies starring Mila Kunis were released after 2008", mock=model
+    )
+    answer_step = trace.steps[-1]
+    assert answer_step.action.kind == "answer"
+    assert [c.purpose for c in answer_step.llm_calls] == ["answer from SQL, table, passages"]
+    prompt = next(p for p in seen if "Result:" in p)
+    assert "SQL: SELECT" in prompt and "title=Black Swan, year=2010" in prompt
+    assert len(trace.answers) == 8

@@ -43,6 +43,7 @@ OP_TEXT = {">": "greater than", "<": "less than", "max": "the largest", "min": "
 _AUX = {"is", "are", "was", "were", "has", "have", "had"}
 _NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
 MAX_IN_LIST = 500
+MAX_ANSWER_OPTIONS = 16  # candidates the answerer ranks (the rest follow them)
 
 
 class CoKAgent:
@@ -333,20 +334,54 @@ class CoKAgent:
         for step in memory:
             for p in step.passages:
                 evidence.setdefault(p.id, p)
-        answers = []
-        for node in sorted(
+        ordered = sorted(
             candidates, key=lambda n: (-state.support.get(n, 1), node_label(self.kg, n))
-        ):
+        )
+        probs = self._answerer(state, memory, ordered)
+        top = max(probs.values())
+        answers = []
+        for node in sorted(ordered, key=lambda n: -probs[n]):
             label = node_label(self.kg, node)
             passages = [
                 p
                 for p in evidence.values()
-                if p.source != "llm" and normalize(label) in normalize(p.id + " " + p.text[:200])
+                if p.verified and normalize(label) in normalize(p.id + " " + p.text[:200])
             ]
             answers.append(
-                Answer(node, label, 1.0, evidence=state.frontier[node], passages=passages[:3])
+                Answer(
+                    node,
+                    label,
+                    round(probs[node] / top, 4),
+                    evidence=state.frontier[node],
+                    passages=passages[:3],
+                )
             )
         return answers, len(answers)
+
+    def _answerer(self, state: State, memory: list[Step], ordered: list[str]) -> dict:
+        """Consolidation as the seed does it: the answerer reads the queries, the table they
+        returned and the passages, and ranks the candidates every rationale supports."""
+        probs = {n: 1.0 for n in ordered}
+        shown = ordered[:MAX_ANSWER_OPTIONS]
+        if len(shown) < 2:
+            return probs
+        lines = []
+        for step in memory:
+            if step.action.language == "sql":
+                rows = [p.text for p in step.passages][:20]
+                lines += [f"SQL: {step.action.query}", "Result:", *rows]
+            elif step.action.kind == "search":
+                lines += [f"Passage: {p.text[:300]}" for p in step.passages[:3]]
+        prompt = "\n".join(lines) + f"\n\nQuestion: {state.question}\nAnswer:"
+        labels = [node_label(self.kg, n) for n in shown]
+        _, choice, _fault = decide(
+            self.llm, prompt, labels, "answer from SQL, table, passages", state
+        )
+        if choice is not None:
+            probs.update({n: p for n, p in zip(shown, choice.probs, strict=True)})
+            for n in ordered[MAX_ANSWER_OPTIONS:]:
+                probs[n] = min(choice.probs) / 2
+        return probs
 
 
 class CoKJudge:
