@@ -11,11 +11,18 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass, field
 
 from core.trace import Step, Trace, Triple
 
 MAX_PER_COLUMN = 18  # nodes drawn per step column; the rest are summarised in one node
+_REMOTE_SCRIPT = re.compile(
+    r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script\s*>", re.I | re.S
+)
+_REMOTE_TAG = re.compile(
+    r"<(?:script|link)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//[^>]*>", re.I | re.S
+)
 ROW_GAP = 60  # pixels between nodes of one column (room for a label)
 COLORS = {
     "topic": "#f28e2b",
@@ -135,13 +142,9 @@ def graph_html(view: GraphView, height: int = 420) -> str:
 
 
 def strip_remote(page: str) -> str:
-    """Remove <script src=http…>/<link href=http…> tags (pyvis adds bootstrap from a CDN)."""
-    import re
-
-    page = re.sub(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script\s*>", "",
-                  page, flags=re.I | re.S)  # fmt: skip
-    return re.sub(r"<(?:script|link)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//[^>]*>", "",
-                  page, flags=re.I | re.S)  # fmt: skip
+    """Drop <script src=http…> and <link href=http…> tags, so a generated page (pyvis puts
+    bootstrap from a CDN in) loads nothing from the network; inline scripts stay."""
+    return _REMOTE_TAG.sub("", _REMOTE_SCRIPT.sub("", page))
 
 
 def reward_figure(steps: list[Step], threshold: float):

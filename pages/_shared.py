@@ -25,13 +25,6 @@ from core.workspace import Workspace, bundled_kb_dir, default_home
 EXAMPLE_SEED = 7
 _HOPS = (1, 1, 2, 3)  # examples drawn per dev set: two 1-hop, one 2-hop, one 3-hop
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~])")
-# <script src="http…">…</script> and <link href="http…"> (also protocol-relative //host/…)
-_REMOTE_SCRIPT = re.compile(
-    r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script\s*>", re.I | re.S
-)
-_REMOTE_TAG = re.compile(
-    r"<(?:script|link)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//[^>]*>", re.I | re.S
-)
 
 
 @st.cache_resource(show_spinner=False)
@@ -187,10 +180,3 @@ def diff_text(added: Iterable[Triple | str] = (), removed: Iterable[Triple | str
 
     lines = [f"- {show(t)}" for t in removed] + [f"+ {show(t)}" for t in added]
     return "\n".join(lines) or "(no change)"
-
-
-# -- offline HTML ------------------------------------------------------------------------------
-def offline_html(html: str) -> str:
-    """Drop <script src=http…> and <link href=http…> tags, so a generated page (pyvis puts
-    bootstrap from a CDN in) loads nothing from the network; inline scripts stay."""
-    return _REMOTE_TAG.sub("", _REMOTE_SCRIPT.sub("", html))

@@ -23,6 +23,7 @@ from pyvis.network import Network
 from core.feedback import Reask
 from core.kg.edits import Edit, EditConflict, KBEditor
 from core.kg.store import KnowledgeGraph
+from core.report import strip_remote
 from core.trace import Triple
 from core.workspace import DEFAULT_KB, Workspace
 from pages._shared import (
@@ -31,7 +32,6 @@ from pages._shared import (
     get_engine,
     kb_names_importing_default,
     md,
-    offline_html,
     pick_entity,
 )
 
@@ -231,7 +231,7 @@ def graph_html(center: str, label: str, triples: list[Triple]) -> str:
                 )
         net.add_edge(t.s, t.o, label=t.p_label, title=t.p_label, font={"size": 10})
     net.repulsion(node_distance=140, spring_length=140)
-    return offline_html(_EMPTY_HEADING.sub("", net.generate_html(notebook=False)))
+    return strip_remote(_EMPTY_HEADING.sub("", net.generate_html(notebook=False)))
 
 
 def _short(text: str, n: int = 28) -> str:

@@ -28,7 +28,7 @@ from core.llm.client import LLM, LLMFault
 from core.loop import Judgement, LoopSettings, State
 from core.question import analyse
 from core.sources import list_collections, list_tables, run_sql
-from core.sources.tables import check_sql
+from core.sources.tables import TableInfo, check_sql, describe
 from core.text import STOPWORDS, normalize, word_forms
 from core.trace import Action, Answer, Step
 
@@ -211,7 +211,7 @@ class CoKAgent:
         """A capable model writes the table query (checked by the guard, run once, repaired
         from the error); None to fall back to the template."""
         cok = state.notes["cok"]
-        info = next(t for t in list_tables(self.home) if t.name == table)
+        info = describe(table, self.home)
         columns = "\n".join(f"- {c} {t}: {info.comments.get(c, '')}" for c, t in info.columns)
         labels = list(dict.fromkeys(state.notes["labels"].values()))[:MAX_IN_LIST]
         task = (
@@ -261,7 +261,7 @@ class CoKAgent:
             action = self._written_sql(state, choice["table"])
             if action is not None:
                 return action
-        columns = numeric_columns(choice["table"], self.home)
+        columns = numeric_columns(describe(choice["table"], self.home))
         prior = rule_prior([column_score(cok["predicate"], c, d) * 8 for c, d in columns])
         names = [c for c, _ in columns]
         q = f"Question: {state.question}\nThe column to compare is:"
@@ -458,8 +458,8 @@ def column_score(predicate: str, column: str, doc: str) -> float:
     return sum(1 for w in words if word_forms(w) & vocab) / len(words)
 
 
-def numeric_columns(table: str, home) -> list[tuple[str, str]]:
-    info = next(t for t in list_tables(home) if t.name == table)
+def numeric_columns(info: TableInfo) -> list[tuple[str, str]]:
+    """(name, documentation) of a table's numeric columns."""
     numeric = ("INT", "BIGINT", "DOUBLE", "FLOAT", "DECIMAL", "HUGEINT", "SMALLINT", "REAL")
     return [(c, info.comments.get(c, "")) for c, t in info.columns if t.upper().startswith(numeric)]
 
@@ -469,7 +469,7 @@ def best_column(predicate: str, home) -> dict | None:
     best = None
     has_cue = any(cue_score(predicate, op) for op in COMPARISONS) or _NUMBER.search(predicate)
     for table in list_tables(home):
-        for column, doc in numeric_columns(table.name, home):
+        for column, doc in numeric_columns(table):
             score = column_score(predicate, column, doc)
             score = 0.5 * score + (0.5 if has_cue and score > 0 else 0.0)
             if best is None or score > best["score"]:
@@ -479,7 +479,7 @@ def best_column(predicate: str, home) -> dict | None:
 
 def key_column(table: str, labels: list[str], home) -> str:
     """The text column that holds the candidates' names (most of them found)."""
-    info = next(t for t in list_tables(home) if t.name == table)
+    info = describe(table, home)
     texts = [c for c, t in info.columns if t.upper().startswith("VARCHAR")]
     if not texts:
         raise ValueError(f"table {table} has no text column to match the candidates")
