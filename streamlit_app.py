@@ -21,6 +21,7 @@ pg = st.navigation(
         st.Page("pages/compare.py", title="Compare", icon="⚖️"),
         st.Page("pages/kg_editor.py", title="KG editor", icon="✏️"),
         st.Page("pages/sources.py", title="Sources", icon="🗂️"),
+        st.Page("pages/knowledge.py", title="Knowledge", icon="🧠"),
         st.Page("pages/settings.py", title="Settings", icon="⚙️"),
     ]
 )

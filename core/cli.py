@@ -82,6 +82,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     ev.set_defaults(run=_eval)
 
+    le = sub.add_parser(
+        "learn", help="learn from labelled questions (TSV: question, answers) for later runs"
+    )
+    le.add_argument("--questions", required=True, type=Path)
+    _kb_and_paradigm(le)
+    le.add_argument("--limit", type=int, default=None, help="first N questions only")
+    le.add_argument("--json", type=Path, default=None, metavar="OUT", help="write the report")
+    le.set_defaults(run=_learn)
+
     imp = sub.add_parser("import", help="load a KB file (RDF or delimited triples)")
     imp.add_argument("path", type=Path)
     imp.add_argument("--name", default=None, help="KB name (default: from the file name)")
@@ -129,6 +138,23 @@ def _kb_and_paradigm(p: argparse.ArgumentParser) -> None:
         default=LoopSettings.refresh,
         help="agent buffer: refreshed every step (Algorithm 1) or only after >= 1 bit of "
         "information (Algorithm 3 snapshots)",
+    )
+    w = p.add_argument_group("World Knowledge Model (kg-only, llmxkg; see `knowloop learn`)")
+    w.add_argument(
+        "--gamma",
+        type=float,
+        default=LoopSettings.gamma,
+        help="weight of the agent's own choice beside the learned knowledge (1: agent alone)",
+    )
+    w.add_argument(
+        "--knowledge-k", type=int, default=LoopSettings.knowledge_k, help="neighbours that vote"
+    )
+    w.add_argument(
+        "--knowledge-from",
+        default="",
+        choices=["", *paradigms.names()],
+        metavar="PARADIGM",
+        help="use only knowledge learned by this paradigm (default: any)",
     )
     g = p.add_argument_group("LLM paradigms (llm-only, llm+kg, llmxkg)")
     g.add_argument(
@@ -200,6 +226,9 @@ def _settings(args) -> LoopSettings:
         beam=args.beam,
         proposals=args.proposals,
         exhaustive=args.exhaustive,
+        gamma=args.gamma,
+        knowledge_k=args.knowledge_k,
+        knowledge_from=args.knowledge_from,
         llm=llm,
     )
     settings.validate()
@@ -260,6 +289,32 @@ def _eval(engine: Engine, args) -> int:
         print(f"{key:>18}: {summary[key]}")
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2) + "\n")
+    return 0
+
+
+def _learn(engine: Engine, args) -> int:
+    from tqdm import tqdm
+
+    from core.wkm.learn import learn
+
+    if args.limit is not None and args.limit < 1:
+        raise ValueError("--limit must be at least 1")
+    questions = read_questions(args.questions, limit=args.limit)
+    if not questions:
+        raise ValueError(f"{args.questions}: no questions found")
+    report = learn(
+        engine,
+        questions,
+        kb=args.kb,
+        paradigm=args.paradigm,
+        settings=_settings(args),
+        progress=lambda it: tqdm(it, desc=f"learn {args.paradigm}", unit="q", file=sys.stderr),
+    )
+    summary = report.summary()
+    for key, value in summary.items():
+        print(f"{key:>10}: {value}")
+    if args.json:
+        args.json.write_text(json.dumps({**summary, "rows": report.rows}, indent=2) + "\n")
     return 0
 
 

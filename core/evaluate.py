@@ -15,6 +15,7 @@ from pathlib import Path
 from core.engine import Engine
 from core.loop import LoopSettings
 from core.metrics import exact_match, f1, hits_at_1, median, percentile
+from core.trace import Trace
 
 SUMMARY_KEYS = (
     "paradigm",
@@ -28,6 +29,9 @@ SUMMARY_KEYS = (
     "prompt_tokens",
     "completion_tokens",
     "cost_usd",
+    "steps_per_question",
+    "invalid_step_share",
+    "useless_step_share",
 )
 
 
@@ -52,6 +56,9 @@ class QuestionResult:
     completion_tokens: int
     cost_usd: float
     error: str | None = None
+    steps: int = 0  # query steps (hops, constraints, lookups), not the answer-writing step
+    invalid_steps: int = 0  # the query failed or found nothing
+    useless_steps: int = 0  # valid, but off the path that reached the top answer
 
 
 def read_questions(
@@ -97,11 +104,13 @@ def evaluate(
     for item in progress(questions):
         t0 = time.perf_counter()
         error = None
+        quality = (0, 0, 0)
         try:
             trace = engine.ask(item.question, kb=kb, paradigm=paradigm, settings=settings)
             predicted = trace.answer_labels
             usage = trace.usage()
             error = trace.error
+            quality = step_quality(trace)
         except ValueError as exc:
             predicted, usage, error = [], {}, str(exc)
         latency = (time.perf_counter() - t0) * 1000
@@ -119,9 +128,29 @@ def evaluate(
                 completion_tokens=int(usage.get("completion_tokens", 0)),
                 cost_usd=float(usage.get("cost_usd", 0.0)),
                 error=error,
+                steps=quality[0],
+                invalid_steps=quality[1],
+                useless_steps=quality[2],
             )
         )
     return summarize(paradigm, results), results
+
+
+def step_quality(trace: Trace) -> tuple[int, int, int]:
+    """(steps, invalid, useless) of a run (the seed's WKM Tables 2-3): a step is invalid when
+    its query failed or found nothing, useless when it is valid but its relation is not on
+    the evidence path of the top answer (every valid step, when there is no answer)."""
+    on_path = {t.p for t in trace.answers[0].evidence} if trace.answers else set()
+    steps = invalid = useless = 0
+    for step in trace.steps:
+        if step.action.kind in ("answer", "stopped"):
+            continue
+        steps += 1
+        if step.error or step.candidates == 0:
+            invalid += 1
+        elif step.action.params.get("relation", "") not in on_path or not on_path:
+            useless += step.action.kind in ("hop", "constrain") or not trace.answers
+    return steps, invalid, useless
 
 
 def summarize(paradigm: str, results: list[QuestionResult]) -> dict:
@@ -140,4 +169,12 @@ def summarize(paradigm: str, results: list[QuestionResult]) -> dict:
         "prompt_tokens": sum(r.prompt_tokens for r in results),
         "completion_tokens": sum(r.completion_tokens for r in results),
         "cost_usd": round(sum(r.cost_usd for r in results), 6),
+        "steps_per_question": round(mean([r.steps for r in results]), 3),
+        "invalid_step_share": _share(results, "invalid_steps"),
+        "useless_step_share": _share(results, "useless_steps"),
     }
+
+
+def _share(results: list[QuestionResult], key: str) -> float:
+    steps = sum(r.steps for r in results)
+    return round(sum(getattr(r, key) for r in results) / steps, 4) if steps else 0.0

@@ -13,6 +13,7 @@ from core.judges import ConsensusJudge, LLMJudge, RuleJudge
 from core.kg.source import KGSource
 from core.kg.store import KnowledgeGraph
 from core.loop import Agent, Judge, KnowledgeSource, LoopSettings
+from core.wkm.guide import GuidedJudge, guide_for
 
 
 @dataclass
@@ -73,11 +74,18 @@ def _judge(kind: str, kg: KnowledgeGraph, settings: LoopSettings, llm=None) -> J
 JUDGES = ("rules", "llm", "consensus", "cok")
 
 
+def _guided(judge: Judge, guide) -> Judge:
+    """With learned knowledge the judge's reward is mixed with P_know(stop)."""
+    return GuidedJudge(judge, guide) if guide is not None else judge
+
+
 @register("kg-only", "rules over the knowledge graph: entity linking, relation paths, rule judge")
 def _kg_only(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
     max_hops = max(1, min(settings.max_steps, 3))
-    judge = _judge(settings.judge or "rules", kg, settings)
-    return Composition(RuleAgent(kg, max_hops=max_hops), KGSource(kg), judge, settings)
+    guide = guide_for(kg, settings)
+    judge = _guided(_judge(settings.judge or "rules", kg, settings), guide)
+    agent = RuleAgent(kg, max_hops=max_hops, guide=guide)
+    return Composition(agent, KGSource(kg), judge, settings)
 
 
 @register("llm-only", "chain of thought: the LLM is its own knowledge source (k samples, vote)")
@@ -107,7 +115,9 @@ def _llm_x_kg(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
     # the bundled 270M model judges sufficiency at chance level (README, "LLM paradigms"):
     # with it the rule judge decides unless another judge is asked for
     judge = _judge(settings.judge or ("rules" if llm.is_local else "llm"), kg, settings, llm)
-    return Composition(IterativeAgent(kg, llm, settings), KGSource(kg), judge, settings)
+    guide = guide_for(kg, settings)
+    agent = IterativeAgent(kg, llm, settings, guide=guide)
+    return Composition(agent, KGSource(kg), _guided(judge, guide), settings)
 
 
 @register("cok", "Chain-of-Knowledge: consensus gate, then KG + tables + documents, progressive")

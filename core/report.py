@@ -173,6 +173,32 @@ def reward_figure(steps: list[Step], threshold: float):
     return fig
 
 
+def knowledge_figure(record: dict):
+    """The World Knowledge Model's mix for one decision: P_agent, P_know and the mix per
+    option, as grouped bars (the chosen option's mix bar is what won)."""
+    import plotly.graph_objects as go
+
+    options = record.get("options") or []
+    names = [o["action"] for o in options]
+    fig = go.Figure(
+        [
+            go.Bar(name="P_agent", x=names, y=[o["p_agent"] for o in options]),
+            go.Bar(name="P_know", x=names, y=[o["p_know"] for o in options]),
+            go.Bar(name=f"mix (γ = {record.get('gamma')})", x=names,
+                   y=[o["p_mix"] for o in options]),
+        ]
+    )  # fmt: skip
+    fig.update_layout(
+        barmode="group",
+        height=240,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        title=f"Next action: {record.get('chosen')}",
+        yaxis={"range": [0, 1.05]},
+        legend={"orientation": "h"},
+    )
+    return fig
+
+
 def totals(steps: list[Step]) -> dict[str, float]:
     """Running totals the page shows while the loop runs."""
     calls = [c for s in steps for c in s.llm_calls]

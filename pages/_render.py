@@ -8,7 +8,14 @@ import pandas as pd
 import plotly.graph_objects  # noqa: F401 — imported with the page, not on the first Run
 import streamlit as st
 
-from core.report import graph_html, reward_figure, step_topics, totals, trace_graph
+from core.report import (
+    graph_html,
+    knowledge_figure,
+    reward_figure,
+    step_topics,
+    totals,
+    trace_graph,
+)
 from core.trace import Answer, Step, Trace, Triple
 from pages._shared import md
 
@@ -32,6 +39,7 @@ def render_step(step: Step) -> None:
         st.error(f"The query failed: {step.error}")
     render_plan(step)
     render_decisions(step)
+    render_knowledge(step)
     render_passages(step)
     if step.triples or action.kind in ("hop", "constrain", "neighbourhood"):
         render_triples(step.triples, truncated=step.truncated)
@@ -109,6 +117,35 @@ def render_decisions(step: Step) -> None:
                 st.dataframe(pd.DataFrame(rows), hide_index=True)
             if plan.get("chosen"):
                 st.caption(f"best trajectory: {md(plan['chosen'])}")
+
+
+def render_knowledge(step: Step) -> None:
+    """The World Knowledge Model's part in this step: P_agent, P_know, the mix (bars), the
+    neighbours that voted and the task knowledge used."""
+    record = step.action.details.get("wkm")
+    if not record:
+        return
+    changed = (
+        f" — the agent alone would have chosen {md(record['agent_choice'])}"
+        if record.get("changed")
+        else " (the agent's own choice)"
+    )
+    st.caption(f"World knowledge (γ = {record['gamma']}): **{md(record['chosen'])}**{changed}")
+    with st.expander(
+        f"State knowledge: {plural(len(record.get('neighbours') or []), 'similar state')}"
+        + (f", {plural(len(record['tasks']), 'task hint')}" if record.get("tasks") else "")
+    ):
+        if record.get("options"):
+            st.plotly_chart(knowledge_figure(record), config={"displayModeBar": False},
+                            key=f"wkm-{step.index}-{id(record)}")  # fmt: skip
+        st.caption(f"state summary: {md(record.get('summary', ''))}")
+        for task in record.get("tasks") or []:
+            st.info(f"{md(task['guidance'])} (similarity {task['sim']:.2f})")
+        if record.get("neighbours"):
+            st.dataframe(
+                pd.DataFrame(record["neighbours"])[["summary", "next_label", "sim"]],
+                hide_index=True,
+            )
 
 
 def render_passages(step: Step) -> None:

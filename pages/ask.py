@@ -20,6 +20,7 @@ from core.loop import LoopSettings
 from core.paradigms import JUDGES
 from core.report import report_filename, report_html, topics_of
 from core.trace import Step, Trace, Triple
+from core.wkm.learn import remember_rated
 from pages._render import (
     draw_chart,
     draw_graph,
@@ -138,12 +139,21 @@ def render_form() -> Request | None:
             prior = o[3].number_input(
                 "Rule prior weight", 0.0, 20.0, float(saved.prior), 0.5, key="opt_prior"
             )
-            p = st.columns(5)
+            p = st.columns(6)
             planning = p[0].checkbox("Planning (Alg. 2)", saved.planning, key="opt_planning")
             lookahead = p[1].number_input("Lookahead U", 1, 3, saved.lookahead, key="opt_u")
             beam = p[2].number_input("Beam W", 1, 10, saved.beam, key="opt_w")
             proposals = p[3].number_input("Proposals N", 1, 10, saved.proposals, key="opt_n")
             samples = p[4].number_input("Samples k", 1, 20, saved.samples, key="opt_k")
+            gamma = p[5].number_input(
+                "γ (WKM)",
+                0.0,
+                1.0,
+                float(saved.gamma),
+                0.1,
+                key="opt_gamma",
+                help="weight of the agent's own choice beside learned knowledge (1: agent alone)",
+            )
             refresh = st.radio(
                 "Buffer",
                 list(REFRESH),
@@ -169,6 +179,7 @@ def render_form() -> Request | None:
         lookahead=int(lookahead),
         beam=int(beam),
         proposals=int(proposals),
+        gamma=float(gamma),
     )
     try:
         return Request(question, paradigm, chosen.loop_settings())
@@ -395,6 +406,13 @@ def save_feedback(run_id: int, key: str) -> None:
     except ValueError as exc:  # FeedbackError, StoreBusy
         state[key + "error"] = str(exc)
         return
+    if feedback.rating:  # a rated run becomes a chosen / rejected trajectory (WKM)
+        loop = feedback_loop()
+        try:
+            kb = loop.runs.get(run_id).kb
+            remember_rated(loop.engine.workspace.root, loop.engine.kg(kb))
+        except ValueError as exc:
+            state[key + "error"] = f"feedback saved; not yet learned from ({exc})"
     state[key + "done"] = (
         f"Saved; proposal #{proposal.id} waits in the KG editor."
         if proposal

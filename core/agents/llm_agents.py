@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from core.agents.planner import Plan, Planner
+from core.agents.planner import Plan, Planner, floored, rule_prior
 from core.agents.planning import plan_ahead
 from core.judges import node_label
 from core.kg.source import path_sparql
@@ -19,6 +19,8 @@ from core.llm.source import LLMSource
 from core.loop import LoopSettings, State
 from core.question import analyse
 from core.trace import Action, Answer, Step, Triple
+from core.wkm.actions import STOP, path_keys
+from core.wkm.guide import Guide
 
 MAX_ANSWERS_WITH_EVIDENCE = 25
 MAX_OPTIONS = 30  # options one LLM choice may weigh (ToG-style scores all, up to this)
@@ -42,13 +44,6 @@ def decide(llm: LLM, prompt: str, options: list[str], purpose: str, state: State
         for p, q in zip(choice.probs, prior, strict=True)
     ]
     return max(range(len(options)), key=mixed.__getitem__), choice, None
-
-
-def rule_prior(scores: list[float]) -> list[float]:
-    """Softmax of rule scores (plan scores): the rules' distribution over the options."""
-    top = max(scores)
-    exps = [math.exp(s - top) for s in scores]
-    return [e / sum(exps) for e in exps]
 
 
 def link_topics(kg: KnowledgeGraph, state: State) -> list[tuple[str, str]]:
@@ -205,10 +200,12 @@ class IterativeAgent:
 
     name = "llm"
 
-    def __init__(self, kg: KnowledgeGraph, llm: LLM, settings: LoopSettings, max_hops: int = 3):
+    def __init__(self, kg: KnowledgeGraph, llm: LLM, settings: LoopSettings, max_hops: int = 3,
+                 guide: Guide | None = None):  # fmt: skip
         self.kg, self.llm, self.settings = kg, llm, settings
         self.max_hops = max_hops
         self.planner = Planner(kg, max_hops=max_hops)
+        self.guide = guide  # World Knowledge Model: mixes learned P_know into each choice
 
     # -- Reason -----------------------------------------------------------------------------
     def reason(self, state: State, memory: list[Step]) -> Action | None:
@@ -226,10 +223,22 @@ class IterativeAgent:
             notes["stop_reason"] = "the current entities have no relation left to follow"
             return None
         s = self.settings
-        if notes["path"] and s.prior > 0 and not s.exhaustive and candidates[0].rule_score <= -100:
+        if (
+            notes["path"] and s.prior > 0 and not s.exhaustive
+            and candidates[0].rule_score <= -100 and not notes.get("wkm_guided")
+            and not self._knowledge_goes_on(state)
+        ):  # fmt: skip
             notes["stop_reason"] = "no rule plan continues the path walked so far"
             return None
         return self._relation_action(state, memory, candidates)
+
+    def _knowledge_goes_on(self, state: State) -> bool:
+        """Do similar expert states continue from here (so the guide, not the rules'
+        end of plan, decides whether to stop)?"""
+        if self.guide is None:
+            return False
+        p_stop, n = self.guide.p_stop(state, path_keys(state.notes["path"]))
+        return n > 0 and p_stop < 1.0
 
     def _choose_topic(self, state: State) -> bool:
         notes = state.notes
@@ -249,7 +258,7 @@ class IterativeAgent:
             prior,
             self.settings.prior,
         )
-        node = topics[best][0]
+        node, notes["wkm_mention"] = topics[best]
         notes.update(topic=node, path=[], tried=set(), history=[], plans=None)
         notes["topic_choice"] = _choice_record(options, choice, fault, best, prior)
         state.frontier, state.support = {node: []}, {node: 1}
@@ -315,12 +324,21 @@ class IterativeAgent:
                 scores[key] = max(scores.get(key, -100.0), plan.score)
         return scores
 
-    def _relation_action(self, state: State, memory: list[Step], cands: list[Candidate]) -> Action:
+    def _relation_action(
+        self, state: State, memory: list[Step], cands: list[Candidate]
+    ) -> Action | None:
         notes, s = state.notes, self.settings
         shown = cands[:MAX_OPTIONS] if s.exhaustive else cands[: max(1, s.width)]
+        walked = path_keys(notes["path"])
+        known = None
+        if self.guide is not None:  # relations similar expert states took join the options
+            keys = path_keys([(c.rel, c.direction) for c in cands])
+            known = self.guide.p_know(state, walked, [*keys, STOP])
+            extra = [c for c, p in zip(cands, known[0], strict=False) if p > 0 and c not in shown]
+            shown = shown + extra[:2]
         where = self._where(state)
-        known = [t for step in memory for t in step.triples][-RELATION_FACTS:]
-        prompt = prompts.choose_relation(state.question, known, where)
+        facts = [t for step in memory for t in step.triples][-RELATION_FACTS:]
+        prompt = prompts.choose_relation(state.question, facts, where)
         options = [c.text for c in shown]
         prior = None if s.exhaustive else rule_prior([c.rule_score for c in shown])
         best, choice, fault = decide(
@@ -329,13 +347,19 @@ class IterativeAgent:
         details = {"relation_choice": _choice_record(options, choice, fault, best, prior),
                    "topic_choice": notes.get("topic_choice")}  # fmt: skip
         if s.planning and choice is not None and len(shown) > 1:
-            best, record = plan_ahead(self, state, shown, choice, known, where)
+            best, record = plan_ahead(self, state, shown, choice, facts, where)
             details["planning"] = record
+        if self.guide is not None:
+            best = self._guided(state, walked, shown, cands, choice, best, known, details)
+            if best < 0:
+                notes["stop_reason"] = "similar expert runs stopped here (state knowledge)"
+                return None
         chosen = shown[best]
         start = list(state.frontier)
         if s.exhaustive and len(start) > s.width:
-            start, details["entity_choice"] = self._prune_entities(state, known, start)
+            start, details["entity_choice"] = self._prune_entities(state, facts, start)
         notes["path"] = [*notes["path"], (chosen.rel, chosen.direction)]
+        notes["wkm_walked"] = path_keys(notes["path"])
         details["candidates"] = len(cands)
         return Action(
             kind="hop",
@@ -352,6 +376,38 @@ class IterativeAgent:
             },
             details=details,
         )
+
+    def _guided(self, state: State, walked: list[str], shown: list[Candidate],
+                cands: list[Candidate], choice: Choice | None, best: int, known: tuple,
+                details: dict) -> int:  # fmt: skip
+        """WKM: the mixed choice among the shown relations and, after the first hop, stopping
+        (-1). P_agent: stop gets the judge's own reward (its confidence that the evidence
+        suffices), the relations share the rest by the LLM's probabilities combined with the
+        rules' prior as `decide` does (a relation no plan covers gets a small floor)."""
+        p_llm = choice.probs if choice else [1.0] * len(shown)
+        w = 0.0 if self.settings.exhaustive else self.settings.prior
+        logs = [math.log(max(p, 1e-9)) + w * math.log(max(q, 1e-9))
+                for p, q in zip(p_llm, rule_prior(floored([c.rule_score for c in shown])),
+                                strict=True)]  # fmt: skip
+        p_agent = rule_prior(logs)
+        index = {(c.rel, c.direction): i for i, c in enumerate(cands)}
+        p_know = [known[0][index[(c.rel, c.direction)]] for c in shown]
+        keys = path_keys([(c.rel, c.direction) for c in shown])
+        if walked:  # stopping is an action too once something was retrieved
+            enough = float(state.notes.get("agent_reward", 0.0))
+            p_agent = [enough, *((1.0 - enough) * p for p in p_agent)]
+            p_know, keys, best = [known[0][-1], *p_know], [STOP, *keys], best + 1
+        mixed, record = self.guide.choose(
+            state, walked, keys, p_agent, agent_best=best, known=(p_know, *known[1:])
+        )
+        details["wkm"] = record
+        if walked:
+            mixed -= 1
+            if mixed < 0:
+                return -1
+        if shown[mixed].rule_score <= -100:
+            state.notes["wkm_guided"] = True  # a path no rule plan covers: the guide leads
+        return mixed
 
     def _prune_entities(self, state: State, known: list[Triple], nodes: list[str]):
         """ToG: the LLM scores every current entity; the top `width` are kept."""

@@ -8,6 +8,7 @@ explainable features; the trace shows the features of the chosen plan and its ri
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from core.kg.store import KnowledgeGraph
@@ -206,6 +207,22 @@ class Planner:
             - W_IGNORED * ignored
         )
         plan.features = features
+
+
+def rule_prior(scores: list[float]) -> list[float]:
+    """Softmax of rule scores (plan scores): the rules' distribution over the options."""
+    top = max(scores)
+    exps = [math.exp(s - top) for s in scores]
+    return [e / sum(exps) for e in exps]
+
+
+def floored(scores: list[float], gap: float = 4.0) -> list[float]:
+    """Plan scores with "no plan" (<= -100) raised to `gap` below the best real score: the
+    rules' distribution keeps a little mass on relations no plan covers, so learned
+    knowledge can outvote it (core.wkm.guide)."""
+    real = [x for x in scores if x > -100]
+    floor = (max(real) if real else 0.0) - gap
+    return [x if x > -100 else floor for x in scores]
 
 
 def _distinct_mentions(mentions: list[EntityMention], limit: int) -> list[EntityMention]:

@@ -8,12 +8,14 @@ when a ranked plan continues it.
 
 from __future__ import annotations
 
-from core.agents.planner import Plan, Planner
+from core.agents.planner import Plan, Planner, floored, rule_prior
 from core.kg.source import path_sparql
 from core.kg.store import KnowledgeGraph
 from core.loop import State
 from core.question import analyse
 from core.trace import Action, Answer, Step
+from core.wkm.actions import STOP, path_keys
+from core.wkm.guide import Guide
 
 MAX_ANSWERS_WITH_EVIDENCE = 25
 MIN_ANSWER_REWARD = 0.5  # below this the judge calls the path a guess: answer nothing
@@ -22,9 +24,10 @@ MIN_ANSWER_REWARD = 0.5  # below this the judge calls the path a guess: answer n
 class RuleAgent:
     name = "rules"
 
-    def __init__(self, kg: KnowledgeGraph, max_hops: int = 3):
+    def __init__(self, kg: KnowledgeGraph, max_hops: int = 3, guide: Guide | None = None):
         self.kg = kg
         self.planner = Planner(kg, max_hops=max_hops)
+        self.guide = guide  # World Knowledge Model: mixes learned P_know into each hop choice
 
     def reason(self, state: State, memory: list[Step]) -> Action | None:
         notes = state.notes
@@ -38,11 +41,13 @@ class RuleAgent:
         plan = plans[notes["plan_i"]]
         hop_i = notes["hop_i"]
         if hop_i < len(plan.hops):
-            return self._hop_action(state, plan, hop_i)
+            return self._next_hop(state, hop_i)
         c_i = notes["constraint_i"]
         if c_i < len(plan.constraints):
             return self._constraint_action(state, plan, c_i)
         longer = self._extension(plans, notes["plan_i"])
+        if self.guide is not None:
+            return self._guided_completion(state, plan, longer)
         if longer is None:
             notes["stop_reason"] = "the best plan is complete and no ranked plan extends it"
             return None
@@ -71,20 +76,37 @@ class RuleAgent:
         if not plans:
             notes["stop_reason"] = "the linked entities have no relation to follow"
             return False
-        notes.update(plans=plans, plan_i=0, hop_i=0, constraint_i=0)
+        notes.update(plans=plans, plan_i=0, hop_i=0, constraint_i=0, failed=set())
+        notes["wkm_mention"] = plans[0].mention.text
         return True
 
     def _next_plan(self, state: State, why: str) -> Action | None:
         notes = state.notes
+        failed = notes["plans"][notes["plan_i"]]
+        if state.last_step is not None and state.last_step.action.kind == "hop":
+            # a plan starting with the same empty walk would find nothing again: skip it
+            notes["failed"].add((failed.anchor, tuple(failed.hops[: notes["hop_i"]])))
         notes["plan_i"] += 1
+        while notes["plan_i"] < len(notes["plans"]) and self._dead(
+            notes, notes["plans"][notes["plan_i"]]
+        ):
+            notes["plan_i"] += 1
         notes.update(hop_i=0, constraint_i=0)
         if notes["plan_i"] >= len(notes["plans"]):
             notes["stop_reason"] = f"{why}, and no other plan is left"
             return None
         state.frontier, state.support = {}, {}
-        action = self._hop_action(state, notes["plans"][notes["plan_i"]], 0)
+        action = self._next_hop(state, 0)
         action.details["switched_because"] = why
         return action
+
+    @staticmethod
+    def _dead(notes: dict, plan: Plan) -> bool:
+        """Does the plan start with a path that already found nothing?"""
+        return any(
+            anchor == plan.anchor and tuple(plan.hops[: len(hops)]) == hops
+            for anchor, hops in notes["failed"]
+        )
 
     @staticmethod
     def _extension(plans: list[Plan], current: int) -> int | None:
@@ -103,12 +125,98 @@ class RuleAgent:
                 return i
         return None
 
+    # -- the World Knowledge Model's say (core.wkm.guide) --------------------------------
+    def _next_hop(self, state: State, hop_i: int) -> Action:
+        """The current plan's next hop, or, with a guide, the mixed choice among every real
+        relation of the current nodes (P_agent: softmax of the best plan score per hop)."""
+        notes = state.notes
+        plans: list[Plan] = notes["plans"]
+        plan = plans[notes["plan_i"]]
+        if self.guide is None:
+            return self._hop_action(state, plan, hop_i)
+        walked = plan.hops[:hop_i]
+        nodes = [plan.anchor] if hop_i == 0 else list(state.frontier)[:50]
+        options = [plan.hops[hop_i]] + [
+            h for h in dict.fromkeys(h for n in nodes for h in self.kg.roles(n))
+            if h != plan.hops[hop_i]
+            and (plan.anchor, (*walked, h)) not in notes["failed"]
+        ]  # fmt: skip
+        scores = {}
+        for p in plans:
+            if p.anchor == plan.anchor and len(p.hops) > hop_i and p.hops[:hop_i] == walked:
+                scores.setdefault(p.hops[hop_i], p.score)
+        p_agent = rule_prior(floored([scores.get(h, -100.0) for h in options]))
+        best, record = self.guide.choose(
+            state, path_keys(walked), path_keys(options), p_agent, agent_best=0
+        )
+        if best:
+            self._adopt(state, plan, [*walked, options[best]])
+        action = self._hop_action(state, plans[notes["plan_i"]], hop_i)
+        action.details["wkm"] = record
+        return action
+
+    def _guided_completion(self, state: State, plan: Plan, longer: int | None) -> Action | None:
+        """The plan is walked and the judge wants more: stop, or one more hop? The rules
+        extend only along a ranked plan (a one-hot P_agent); a path the guide chose has no
+        plan of its own (uniform P_agent); the state knowledge votes from similar states."""
+        notes = state.notes
+        plans: list[Plan] = notes["plans"]
+        hop_i = len(plan.hops)
+        own = plans[longer].hops[hop_i] if longer is not None else None
+        hops = [h for h in dict.fromkeys(h for n in list(state.frontier)[:50]
+                                          for h in self.kg.roles(n))]  # fmt: skip
+        if hop_i >= self.planner.max_hops:
+            hops = []
+        if own is not None and own not in hops:
+            hops.insert(0, own)
+        keys = [STOP, *path_keys(hops)]
+        agent_best = 0 if own is None else 1 + hops.index(own)
+        # P_agent(stop) is the rules judge's own reward (its confidence that the evidence
+        # suffices); the rest goes to the hop the rules would extend by, or is spread evenly
+        # over the relations when no ranked plan continues (a path the guide chose)
+        enough = state.notes.get("agent_reward", state.last_step.reward if state.last_step else 0)
+        if own is not None:
+            p_agent = [0.0] * len(keys)
+            p_agent[0], p_agent[agent_best] = enough, 1.0 - enough
+        else:
+            rest = (1.0 - enough) / max(1, len(hops))
+            p_agent = [enough] + [rest] * len(hops)
+        best, record = self.guide.choose(
+            state, path_keys(plan.hops), keys, p_agent, agent_best=agent_best
+        )
+        if best == 0:
+            notes["stop_reason"] = (
+                "similar expert runs stopped here (state knowledge)"
+                if record.get("changed")
+                else "the plan is complete; the rules and similar expert runs agree to stop"
+                if record.get("neighbours")
+                else "the best plan is complete and no ranked plan extends it"
+            )
+            return None
+        self._adopt(state, plan, [*plan.hops, hops[best - 1]])
+        action = self._hop_action(state, plans[notes["plan_i"]], hop_i)
+        action.details["wkm"] = record
+        return action
+
+    def _adopt(self, state: State, plan: Plan, hops: list) -> None:
+        """Switch to the best ranked plan with these hops, or to a new plan the guide made."""
+        notes = state.notes
+        plans: list[Plan] = notes["plans"]
+        for i, p in enumerate(plans):
+            if p.anchor == plan.anchor and p.hops[: len(hops)] == hops:
+                notes["plan_i"] = i
+                return
+        features = {"guided": 1.0, "unused_phrases": 0, "hops": len(hops)}
+        plans.append(Plan(plan.anchor, plan.mention, hops, score=-100.0, features=features))
+        notes["plan_i"] = len(plans) - 1
+
     # -- actions ----------------------------------------------------------------------------
     def _hop_action(self, state: State, plan: Plan, hop_i: int) -> Action:
         rel, direction = plan.hops[hop_i]
         start = [plan.anchor] if hop_i == 0 else list(state.frontier)
         state.notes["hop_i"] = hop_i + 1
         state.notes["used_mentions"] = (plan.mention, *plan.constraint_mentions)
+        state.notes["wkm_walked"] = path_keys(plan.hops[: hop_i + 1])
         label = self.kg.label(rel)
         n = len(start)
         where = self.kg.label(plan.anchor) if hop_i == 0 else f"{n} candidate{'s' * (n != 1)}"

@@ -81,3 +81,13 @@ def critic(question: str, trajectory: str) -> str:
         f"Question: {question}\nPlan: {trajectory}\n"
         "Does this plan reach the answer to the question (yes or no)?\nAnswer:"
     )
+
+
+def task_guidance(pattern: str, chosen: str, rejected: str) -> str:
+    """WKM task knowledge (seed §C): contrast an expert path with a failed one."""
+    return (
+        f"Questions like: {pattern}\nA path that answered it: {chosen}\n"
+        f"A path that failed: {rejected or '(none)'}\n"
+        "In one sentence, advise how to answer questions like this and what to avoid.\n"
+        "Advice:"
+    )

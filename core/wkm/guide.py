@@ -1,0 +1,256 @@
+"""The mixed next action (seed §C): next = argmax γ·P_agent + (1−γ)·P_know.
+
+P_know comes from the state knowledge base: the k nearest state entries (cosine over the
+summary vectors) with the same previous action vote for their next action, count / N over
+the neighbours found (only neighbours at least `min_sim` alike count, so an unrelated KB or
+question gets no push). At the first step, task knowledge of similar past questions adds its
+chosen path's first hop to the vote (the "global prior"). Stopping is an action too: the
+`GuidedJudge` mixes the judge's reward with P_know(stop).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.kg.store import KnowledgeGraph
+from core.loop import Judgement, State
+from core.trace import Step
+from core.wkm import actions
+from core.wkm.embed import embed
+from core.wkm.index import StateIndex
+from core.wkm.store import KnowledgeStore, StateEntry, TaskEntry
+
+MIN_SIM = 0.5  # neighbours less alike than this do not vote
+TASKS_SHOWN = 3
+_CACHE: dict[tuple, tuple] = {}  # (store, kb, paradigm) -> (file stamp, knowledge, version)
+_CACHE_LOCK = threading.Lock()
+
+
+@dataclass
+class Knowledge:
+    """A loaded snapshot of one KB's live state entries and task knowledge."""
+
+    entries: list[StateEntry]
+    index: StateIndex
+    tasks: list[TaskEntry]
+    task_vecs: np.ndarray
+
+    @classmethod
+    def build(cls, entries: list[StateEntry], tasks: list[TaskEntry]) -> Knowledge:
+        vecs = np.stack([e.vec for e in entries]) if entries else np.zeros((0, 1), np.float32)
+        task_vecs = np.stack([t.vec for t in tasks]) if tasks else np.zeros((0, 1), np.float32)
+        return cls(entries, StateIndex([e.prev_action for e in entries], vecs), tasks, task_vecs)
+
+    @property
+    def empty(self) -> bool:
+        return not self.entries and not self.tasks
+
+
+def load(root: Path, kb: str, paradigm: str | None = None) -> Knowledge | None:
+    """The live knowledge of `kb` (only from `paradigm`'s trajectories when given); cached
+    until the store changes. None when the workspace holds none. While the store's files
+    are untouched (size and mtime of the database and its WAL) nothing is queried, so a
+    question costs no database round trip."""
+    store = KnowledgeStore(root)
+    stamp = _stamp(store.path)
+    if stamp is None:
+        return None
+    key = (str(store.path), kb, paradigm or "")
+    with _CACHE_LOCK:
+        cached = _CACHE.get(key)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+    version = store.version(kb)
+    knowledge = None
+    if version and (version[0] or version[2]):
+        with _CACHE_LOCK:
+            old = _CACHE.get(key)
+            if old is not None and old[2] == version:
+                knowledge = old[1]
+        if knowledge is None:
+            knowledge = Knowledge.build(
+                store.states(kb, paradigm=paradigm), store.tasks(kb, paradigm=paradigm)
+            )
+    with _CACHE_LOCK:
+        if len(_CACHE) > 8:
+            _CACHE.clear()
+        _CACHE[key] = (stamp, knowledge, version)
+    return knowledge
+
+
+def _stamp(path: Path) -> tuple | None:
+    """What changes when the store file is written (None: there is no store)."""
+    try:
+        db = path.stat()
+    except OSError:
+        return None
+    wal = path.with_name(path.name + ".wal")
+    w = wal.stat() if wal.exists() else None
+    return (db.st_mtime_ns, db.st_size, w and w.st_mtime_ns, w and w.st_size)
+
+
+class Guide:
+    """Steers an agent's choices with the knowledge of its KB."""
+
+    def __init__(self, knowledge: Knowledge, kg: KnowledgeGraph | None, gamma: float,
+                 k: int = 8, min_sim: float = MIN_SIM):  # fmt: skip
+        self.knowledge, self.kg = knowledge, kg
+        self.gamma, self.k, self.min_sim = gamma, k, min_sim
+
+    # -- state knowledge --------------------------------------------------------------------
+    def neighbours(self, state: State, walked: list[str]) -> tuple[str, list[dict[str, Any]]]:
+        """The state's summary and its nearest entries with the same previous action."""
+        mention = state.notes.get("wkm_mention", "")
+        text = actions.summary(state.question, mention, walked, self.kg)
+        prev = walked[-1] if walked else actions.START
+        hits = self.knowledge.index.search(prev, embed(text), self.k)
+        found = []
+        for row, sim in hits:
+            if sim < self.min_sim:
+                continue
+            e = self.knowledge.entries[row]
+            found.append({"id": e.id, "summary": e.summary, "next": e.next_action,
+                          "next_label": actions.label(self.kg, e.next_action),
+                          "sim": round(sim, 3)})  # fmt: skip
+        return text, found
+
+    def tasks_for(self, state: State) -> list[dict[str, Any]]:
+        """Task knowledge of the most similar past questions (shown on the first step)."""
+        kn = self.knowledge
+        if not kn.tasks:
+            return []
+        q = embed(actions.mask(state.question, state.notes.get("wkm_mention", "")))
+        sims = kn.task_vecs @ q
+        out = []
+        for i in np.argsort(-sims)[: TASKS_SHOWN * 3]:
+            if sims[i] < self.min_sim:
+                break
+            t = kn.tasks[int(i)]
+            if any(o["guidance"] == t.guidance for o in out):
+                continue
+            sim = round(float(sims[i]), 3)
+            out.append({"id": t.id, "pattern": t.pattern, "guidance": t.guidance,
+                        "follow": t.follow, "avoid": t.avoid, "sim": sim})  # fmt: skip
+            if len(out) == TASKS_SHOWN:
+                break
+        return out
+
+    def p_know(self, state: State, walked: list[str], candidates: list[str]):
+        """P_know over `candidates` (count / N of the neighbours' next actions), the summary,
+        the neighbours and the task knowledge used (first step only)."""
+        text, found = self.neighbours(state, walked)
+        votes = [n["next"] for n in found]
+        tasks = self.tasks_for(state) if not walked else []
+        votes += [t["follow"][0] for t in tasks if t["follow"]]
+        n = len(votes)
+        probs = [votes.count(c) / n if n else 0.0 for c in candidates]
+        return probs, text, found, tasks
+
+    def choose(self, state: State, walked: list[str], candidates: list[str],
+               p_agent: list[float], agent_best: int | None = None,
+               known: tuple | None = None) -> tuple[int, dict[str, Any]]:  # fmt: skip
+        """Index of the mixed choice among `candidates` (`agent_best`: the agent's own choice,
+        by default the argmax of P_agent), and the record the trace shows. `known`: the
+        result of `p_know` for these candidates, when the caller already has it."""
+        if agent_best is None:
+            agent_best = max(range(len(candidates)), key=lambda i: (p_agent[i], -i))
+        if self.gamma >= 1.0:
+            return agent_best, {}
+        p_know, text, found, tasks = known or self.p_know(state, walked, candidates)
+        g = self.gamma
+        mix = [g * a + (1 - g) * b for a, b in zip(p_agent, p_know, strict=True)]
+        best = max(range(len(candidates)), key=lambda i: (mix[i], i == agent_best, -i))
+        order = sorted(range(len(candidates)), key=lambda i: -mix[i])[:12]
+        record = {
+            "gamma": g,
+            "prev_action": actions.label(self.kg, walked[-1]) if walked else actions.START,
+            "summary": text,
+            "neighbours": found,
+            "tasks": tasks,
+            "options": [
+                {
+                    "action": actions.label(self.kg, candidates[i]),
+                    "key": candidates[i],
+                    "p_agent": round(p_agent[i], 4),
+                    "p_know": round(p_know[i], 4),
+                    "p_mix": round(mix[i], 4),
+                }  # fmt: skip
+                for i in order
+            ],
+            "agent_choice": actions.label(self.kg, candidates[agent_best]),
+            "chosen": actions.label(self.kg, candidates[best]),
+            "changed": best != agent_best,
+        }
+        return best, record
+
+    def p_stop(self, state: State, walked: list[str]) -> tuple[float, int]:
+        """P_know(stop) after `walked`, and how many neighbours voted (0: no knowledge)."""
+        _, found = self.neighbours(state, walked)
+        if not found:
+            return 0.0, 0
+        return sum(n["next"] == actions.STOP for n in found) / len(found), len(found)
+
+
+class GuidedJudge:
+    """A judge whose reward is mixed with the state knowledge's P(stop): stopping is the
+    agent's action too, and similar expert states that went on lower the reward."""
+
+    def __init__(self, inner, guide: Guide):
+        self.inner, self.guide = inner, guide
+        self.name = inner.name
+
+    def score(self, state: State, memory: list[Step]) -> Judgement:
+        verdict = self.inner.score(state, memory)
+        state.notes["agent_reward"] = verdict.reward  # the agent's own P(enough), unmixed
+        walked = state.notes.get("wkm_walked")
+        if not walked or self.guide.gamma >= 1.0:
+            return verdict
+        p, n = self.guide.p_stop(state, walked)
+        if not n:
+            return verdict
+        g = self.guide.gamma
+        reward = round(g * verdict.reward + (1 - g) * p, 4)
+        return Judgement(
+            reward,
+            f"{verdict.reason}; state knowledge: {n} similar expert state(s), P(stop) = {p:.2f}"
+            f", mixed with γ = {g}: {verdict.reward:.2f} → {reward:.2f}",
+        )
+
+
+def guide_for(kg: KnowledgeGraph, settings) -> Guide | None:
+    """The guide for a run on `kg` with these loop settings, or None (γ = 1, an in-memory
+    KB, or no knowledge learned yet): the agent then decides alone."""
+    if settings.gamma >= 1.0 or kg.path is None:
+        return None
+    knowledge = load(kg.path.parent.parent, kg.name, settings.knowledge_from or None)
+    if knowledge is None or knowledge.empty:
+        return None
+    return Guide(knowledge, kg, settings.gamma, settings.knowledge_k)
+
+
+def neighbours_of(root: Path, kb: str, entry_id: int, k: int = 5) -> list[dict[str, Any]]:
+    """The live state entries nearest to entry `entry_id` (same previous action), for
+    browsing the state knowledge base; the entry itself is left out."""
+    knowledge = load(root, kb)
+    if knowledge is None:
+        return []
+    rows = {e.id: i for i, e in enumerate(knowledge.entries)}
+    if entry_id not in rows:
+        return []
+    entry = knowledge.entries[rows[entry_id]]
+    hits = knowledge.index.search(entry.prev_action, entry.vec, k + 1)
+    return [
+        {
+            "id": knowledge.entries[r].id,
+            "summary": knowledge.entries[r].summary,
+            "next_action": knowledge.entries[r].next_action,
+            "sim": round(sim, 3),
+        }  # fmt: skip
+        for r, sim in hits
+        if knowledge.entries[r].id != entry_id
+    ][:k]

@@ -1,0 +1,193 @@
+"""Knowledge page: what the World Knowledge Model has learned for a KB — trajectories (chosen
+and rejected), state-knowledge entries with their nearest neighbours, task knowledge — and
+deleting bad entries, with history and undo.
+
+UI only: reads and deletions go through core.wkm.store; learning happens in `knowloop learn`
+and whenever an analyst rates an answer on the Ask page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pandas as pd
+import streamlit as st
+
+from core.wkm import actions
+from core.wkm.guide import neighbours_of
+from core.wkm.learn import remember_rated
+from core.wkm.store import KnowledgeStore
+from core.workspace import DEFAULT_KB
+from pages._shared import get_engine, kb_names_importing_default
+
+MAX_ROWS = 500
+NOTICE = "kn_notice"
+
+
+def store() -> KnowledgeStore:
+    return KnowledgeStore(get_engine(open_default=False).workspace.root)
+
+
+def choose_kb() -> str | None:
+    names = kb_names_importing_default(get_engine(open_default=False).workspace)
+    if not names:
+        return None
+    index = names.index(DEFAULT_KB) if DEFAULT_KB in names else 0
+    return st.selectbox("Knowledge graph", names, index=index, key="kn_kb")
+
+
+def delete(kind: str, entry_id: int) -> None:
+    """Button callback: soft-delete with history; a refusal becomes one readable line."""
+    try:
+        n = store().delete(kind, entry_id, who=st.session_state.get("kn_who") or "")
+        st.session_state[NOTICE] = ("success", f"Deleted {kind} #{entry_id} ({n} entries).")
+    except ValueError as exc:  # KnowledgeError, StoreBusy
+        st.session_state[NOTICE] = ("error", f"Not deleted: {exc}")
+
+
+def undo(kb: str) -> None:
+    try:
+        n = store().undo(kb, who=st.session_state.get("kn_who") or "")
+        st.session_state[NOTICE] = ("success", f"Restored {n} entries.")
+    except ValueError as exc:
+        st.session_state[NOTICE] = ("error", f"Nothing undone: {exc}")
+
+
+def render_counts(kb: str) -> None:
+    counts = store().counts(kb)
+    c = st.columns(4)
+    c[0].metric("chosen trajectories", counts["chosen"])
+    c[1].metric("rejected trajectories", counts["rejected"])
+    c[2].metric("state entries", counts["states"])
+    c[3].metric("task knowledge", counts["tasks"])
+
+
+def pick_row(frame: pd.DataFrame, key: str, what: str) -> int | None:
+    """The table, then a picker of one of its entries (by id) to inspect or delete."""
+    st.dataframe(frame, hide_index=True)
+    ids = [int(i) for i in frame["id"]]
+    return st.selectbox(f"Select a {what}", ids, index=None, key=key,
+                        placeholder=f"{what} id")  # fmt: skip
+
+
+def render_trajectories(kb: str, kg) -> None:
+    f1, f2 = st.columns(2)
+    paradigm = f1.selectbox("Paradigm", ["all", "kg-only", "llmxkg", "llm+kg", "llm-only", "cok"],
+                            key="kn_paradigm")  # fmt: skip
+    outcome = f2.selectbox("Outcome", ["all", "chosen", "rejected"], key="kn_outcome")
+    items = store().trajectories(
+        kb,
+        paradigm=None if paradigm == "all" else paradigm,
+        outcome=None if outcome == "all" else outcome,
+    )[:MAX_ROWS]
+    if not items:
+        st.info("No trajectories yet: run `knowloop learn --questions FILE.tsv` or rate answers "
+                "on the Ask page.")  # fmt: skip
+        return
+    frame = pd.DataFrame(
+        [{"id": t.id, "outcome": t.outcome, "origin": t.origin, "paradigm": t.paradigm,
+          "question": t.question, "path": actions.path_text(kg, t.path), "steps": t.steps,
+          "answers": ", ".join(t.answers[:3]),
+          "when": dt.datetime.fromtimestamp(t.created_at).strftime("%Y-%m-%d %H:%M")}
+         for t in items]
+    )  # fmt: skip
+    chosen = pick_row(frame, "kn_traj_pick", "trajectory")
+    if chosen is not None:
+        st.button(f"Delete trajectory #{chosen} (and its state entries)", key="kn_del_traj",
+                  on_click=delete, args=("trajectory", chosen))  # fmt: skip
+
+
+def render_states(kb: str, kg) -> None:
+    entries = store().states(kb)[-MAX_ROWS:]
+    if not entries:
+        st.info("No state knowledge yet: it is built from chosen (expert) trajectories.")
+        return
+    frame = pd.DataFrame(
+        [{"id": e.id, "previous action": actions.label(kg, e.prev_action),
+          "state summary": e.summary, "next action": actions.label(kg, e.next_action)}
+         for e in entries]
+    )  # fmt: skip
+    chosen = pick_row(frame, "kn_state_pick", "state entry")
+    if chosen is None:
+        st.caption("Select an entry to see its nearest neighbours (same previous action).")
+        return
+    near = neighbours_of(get_engine(open_default=False).workspace.root, kb, chosen)
+    st.markdown(f"**Nearest neighbours of entry #{chosen}**")
+    if near:
+        st.dataframe(
+            pd.DataFrame(
+                [{"id": n["id"], "state summary": n["summary"],
+                  "next action": actions.label(kg, n["next_action"]), "cosine": n["sim"]}
+                 for n in near]
+            ),
+            hide_index=True,
+        )  # fmt: skip
+    else:
+        st.caption("no other entry with the same previous action")
+    st.button(f"Delete state entry #{chosen}", key="kn_del_state", on_click=delete,
+              args=("state", chosen))  # fmt: skip
+
+
+def render_tasks(kb: str, kg) -> None:
+    tasks = store().tasks(kb)[-MAX_ROWS:]
+    if not tasks:
+        st.info("No task knowledge yet: `knowloop learn` writes it from chosen vs rejected paths.")
+        return
+    frame = pd.DataFrame(
+        [{"id": t.id, "questions like": t.pattern, "guidance": t.guidance,
+          "follow": actions.path_text(kg, t.follow),
+          "avoid": actions.path_text(kg, t.avoid) if t.avoid else "", "by": t.method}
+         for t in tasks]
+    )  # fmt: skip
+    chosen = pick_row(frame, "kn_task_pick", "task entry")
+    if chosen is not None:
+        st.button(f"Delete task knowledge #{chosen}", key="kn_del_task", on_click=delete,
+                  args=("task", chosen))  # fmt: skip
+
+
+def render_history(kb: str) -> None:
+    rows = store().history(kb)
+    st.button("Undo the last deletion", key="kn_undo", on_click=undo, args=(kb,),
+              disabled=not any(r["op"] == "delete" for r in rows))  # fmt: skip
+    if rows:
+        st.dataframe(
+            pd.DataFrame(
+                [{**r, "at": dt.datetime.fromtimestamp(r["at"]).strftime("%Y-%m-%d %H:%M:%S")}
+                 for r in rows]
+            ),
+            hide_index=True,
+        )  # fmt: skip
+
+
+def main() -> None:
+    st.title("Knowledge")
+    st.markdown(
+        "What KnowLoop has learned from past reasoning (World Knowledge Model): expert and "
+        "failed trajectories, the state knowledge that steers each next action, and task "
+        "knowledge for kinds of questions. Delete what is wrong; every deletion can be undone."
+    )
+    kb = choose_kb()
+    if kb is None:
+        st.info("No knowledge graph in the workspace yet.")
+        return
+    kg = get_engine(open_default=False).kg(kb)
+    try:
+        remember_rated(get_engine(open_default=False).workspace.root, kg)
+    except ValueError as exc:  # a busy store: the page still shows what is there
+        st.warning(f"Rated runs not synced yet: {exc}")
+    if notice := st.session_state.pop(NOTICE, None):
+        getattr(st, notice[0])(notice[1])
+    st.text_input("Your name (recorded with deletions)", key="kn_who")
+    render_counts(kb)
+    tabs = st.tabs(["Trajectories", "State knowledge", "Task knowledge", "History"])
+    with tabs[0]:
+        render_trajectories(kb, kg)
+    with tabs[1]:
+        render_states(kb, kg)
+    with tabs[2]:
+        render_tasks(kb, kg)
+    with tabs[3]:
+        render_history(kb)
+
+
+main()
