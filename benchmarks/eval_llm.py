@@ -24,8 +24,8 @@ CONFIGS: dict[str, tuple[list[str], int]] = {
     "kg-only": (["--paradigm", "kg-only"], 200),
     "llm-only": (["--paradigm", "llm-only"], 200),
     "llmxkg": (["--paradigm", "llmxkg"], 200),
-    "llm+kg": (["--paradigm", "llm+kg"], 50),
-    "llmxkg+planning": (["--paradigm", "llmxkg", "--planning"], 30),
+    "llm+kg": (["--paradigm", "llm+kg"], 200),
+    "llmxkg+planning": (["--paradigm", "llmxkg", "--planning"], 200),
     "tog-style": (
         ["--paradigm", "llmxkg", "--exhaustive", "--width", "3", "--max-steps", "3",
          "--judge", "llm"],

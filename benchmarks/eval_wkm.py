@@ -66,7 +66,7 @@ def split(files: list[Path], eval_n: int, out: Path) -> tuple[Path, Path]:
 
 def cli(home: Path, *args: str) -> None:
     cmd = [sys.executable, "-m", "core", "--home", str(home), *args]
-    subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def evaluate(home: Path, kb: str, questions: Path, name: str, *flags: str,

@@ -185,6 +185,10 @@ class RuleAgent:
             state, path_keys(plan.hops), keys, p_agent, agent_best=agent_best
         )
         if best == 0:
+            # similar expert runs mostly stopped here: their answers were taken at this point,
+            # so the answer gate of `summarize` trusts this stop even on a low rule reward
+            stop = next((o for o in record.get("options", []) if o["key"] == STOP), None)
+            notes["wkm_stop"] = bool(stop and stop["p_know"] >= 0.5)
             notes["stop_reason"] = (
                 "similar expert runs stopped here (state knowledge)"
                 if record.get("changed")
@@ -292,7 +296,9 @@ class RuleAgent:
         """Answers: the frontier without the topic entities, most supported first."""
         topics = {m for mention in state.notes.get("used_mentions", ()) for m in mention.ids}
         candidates = [n for n in state.frontier if n not in topics]
-        if not candidates or not memory or memory[-1].reward < MIN_ANSWER_REWARD:
+        # a stop the learned knowledge confirmed (`_guided_completion`) passes the gate too
+        trusted = memory and (memory[-1].reward >= MIN_ANSWER_REWARD or state.notes.get("wkm_stop"))
+        if not candidates or not trusted:
             if candidates and memory:
                 state.notes["stop_reason"] = (
                     f"the judge found the evidence insufficient (reward {memory[-1].reward:.2f} "
