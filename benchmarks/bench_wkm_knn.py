@@ -80,7 +80,7 @@ def bulk_insert(root, kb: str, texts: list[str], prevs: list[str], vecs: np.ndar
     store.counts(kb)  # creates the tables
     frame = pd.DataFrame({
         "id": np.arange(1, len(texts) + 1), "kb": kb, "trajectory_id": 1, "prev": prevs,
-        "summary": texts, "next": "stop", "vec": list(vecs), "at": time.time(),
+        "summary": texts, "next": "stop", "vec": list(vecs), "made": time.time(),
     })  # fmt: skip
 
     def work(con):
@@ -92,7 +92,7 @@ def bulk_insert(root, kb: str, texts: list[str], prevs: list[str], vecs: np.ndar
         )
         con.execute(
             f"INSERT INTO wkm_states SELECT id, kb, trajectory_id, prev, summary, next, "
-            f"vec::FLOAT[{DIM}], at, false FROM frame"
+            f"vec::FLOAT[{DIM}], made, false FROM frame"
         )
 
     store._transact(work)
@@ -124,11 +124,10 @@ def main() -> int:
         time_lookups(index, prevs[:50], queries[:50])  # warm up
         times = time_lookups(index, prevs, queries)
         exact_times = []  # the plain scan of the same partition, for comparison
-        groups = {p: np.flatnonzero(np.asarray(prevs_all) == p) for p in set(prevs)}
+        groups = {p: vecs[np.asarray(prevs_all) == p] for p in set(prevs)}
         for prev, text in zip(prevs[:200], queries[:200], strict=True):
             t1 = time.perf_counter()
-            rows = groups[prev]
-            sims = vecs[rows] @ embed(text)
+            sims = groups[prev] @ embed(text)
             np.argpartition(-sims, K)[:K]
             exact_times.append((time.perf_counter() - t1) * 1000)
         stats = summarize(times, 4)
