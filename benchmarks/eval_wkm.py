@@ -69,11 +69,15 @@ def cli(home: Path, *args: str) -> None:
     subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def kb_flag(kb: str) -> list[str]:
+    return ["--kb", kb] if kb else []
+
+
 def evaluate(home: Path, kb: str, questions: Path, name: str, *flags: str,
              limit: int | None = None) -> dict:  # fmt: skip
     out = home / f"{name.replace(' ', '_')}.json"
     extra = ["--limit", str(limit)] if limit else []
-    cli(home, "eval", "--questions", str(questions), "--kb", kb, "--json", str(out), *extra,
+    cli(home, "eval", "--questions", str(questions), *kb_flag(kb), "--json", str(out), *extra,
         *flags)  # fmt: skip
     summary = json.loads(out.read_text())
     row = {"config": name, "n": summary["n"], **{k: summary[k] for k in KEYS}}
@@ -97,10 +101,10 @@ def main() -> int:
         if kb_file is not None:
             cli(home, "import", str(kb_file), "--name", kb)
         else:
-            kb = "metaqa"
+            kb = ""  # the bundled KB: the default of every command
         learn_file, eval_file = split(files, args.eval_n, home)
         rows.append(evaluate(home, kb, eval_file, "kg-only before (γ=1)", "--gamma", "1"))
-        cli(home, "learn", "--questions", str(learn_file), "--kb", kb, "--paradigm", "kg-only")
+        cli(home, "learn", "--questions", str(learn_file), *kb_flag(kb), "--paradigm", "kg-only")
         for gamma in ("0.5", "0", "0.7", "1"):
             rows.append(evaluate(home, kb, eval_file, f"kg-only after learning, γ={gamma}",
                                  "--gamma", gamma))  # fmt: skip
@@ -110,7 +114,7 @@ def main() -> int:
                                  "1", limit=args.llm))  # fmt: skip
             rows.append(evaluate(home, kb, eval_file, "llmxkg guided by kg-only knowledge", *llm,
                                  "--knowledge-from", "kg-only", limit=args.llm))  # fmt: skip
-            cli(home, "learn", "--questions", str(learn_file), "--kb", kb, *llm)
+            cli(home, "learn", "--questions", str(learn_file), *kb_flag(kb), *llm)
             rows.append(evaluate(home, kb, eval_file, "llmxkg guided by llmxkg knowledge", *llm,
                                  "--knowledge-from", "llmxkg", limit=args.llm))  # fmt: skip
             rows.append(evaluate(home, kb, eval_file, "kg-only guided by llmxkg knowledge",

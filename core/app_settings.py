@@ -33,7 +33,6 @@ class AppSettings:
     lookahead: int = LoopSettings.lookahead
     beam: int = LoopSettings.beam
     proposals: int = LoopSettings.proposals
-    gamma: float = LoopSettings.gamma
 
     @property
     def effective_model(self) -> str:

@@ -142,9 +142,10 @@ def _kb_and_paradigm(p: argparse.ArgumentParser) -> None:
     w = p.add_argument_group("World Knowledge Model (kg-only, llmxkg; see `knowloop learn`)")
     w.add_argument(
         "--gamma",
-        type=float,
-        default=LoopSettings.gamma,
-        help="weight of the agent's own choice beside the learned knowledge (1: agent alone)",
+        type=_gamma,
+        default=None,
+        help="weight of the agent's own choice beside the learned knowledge, in [0, 1] "
+        "(1: the agent alone; default auto: from the agent's accuracy when it learned)",
     )
     w.add_argument(
         "--knowledge-k", type=int, default=LoopSettings.knowledge_k, help="neighbours that vote"
@@ -195,6 +196,15 @@ def _kb_and_paradigm(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--max-llm-calls", type=int, default=None, help="per-question call budget")
     g.add_argument("--max-llm-tokens", type=int, default=None, help="per-question token budget")
+
+
+def _gamma(text: str) -> float | None:
+    if text == "auto":
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number or 'auto': {text!r}") from None
 
 
 def _settings(args) -> LoopSettings:

@@ -100,7 +100,9 @@ class LoopSettings:
     consensus: float = 0.67  # cok: vote share of the samples that answers without retrieval
     progressive: bool = True  # cok: each rationale from the corrected ones (else all at once)
     prior: float = 2.0  # weight of the rules' distribution beside the LLM's in decisions
-    gamma: float = 0.5  # WKM: weight of the agent's own distribution beside P_know (1: alone)
+    # WKM: weight of the agent's own distribution beside P_know (1: the agent alone; None:
+    # auto, from how often the agent alone was right on the KB's `knowloop learn` questions)
+    gamma: float | None = None
     knowledge_k: int = 8  # WKM: nearest state entries that vote for the next action
     knowledge_from: str = ""  # WKM: use only knowledge learned by this paradigm ("" = any)
     llm: Any = None  # core.llm.LLMSettings (None: defaults from the environment)
@@ -122,7 +124,7 @@ class LoopSettings:
             (1 <= self.proposals <= 10, "proposals N must be within 1..10"),
             (0 <= self.prior <= 20, "prior weight must be within 0..20"),
             (0 < self.consensus <= 1, "the consensus gate must be within (0, 1]"),
-            (0.0 <= self.gamma <= 1.0, "gamma must be within [0, 1]"),
+            (self.gamma is None or 0.0 <= self.gamma <= 1.0, "gamma must be within [0, 1]"),
             (1 <= self.knowledge_k <= 100, "knowledge k must be within 1..100"),
         ]
         if self.llm is not None:

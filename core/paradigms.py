@@ -82,7 +82,7 @@ def _guided(judge: Judge, guide) -> Judge:
 @register("kg-only", "rules over the knowledge graph: entity linking, relation paths, rule judge")
 def _kg_only(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
     max_hops = max(1, min(settings.max_steps, 3))
-    guide = guide_for(kg, settings)
+    guide = guide_for(kg, settings, "kg-only")
     judge = _guided(_judge(settings.judge or "rules", kg, settings), guide)
     agent = RuleAgent(kg, max_hops=max_hops, guide=guide)
     return Composition(agent, KGSource(kg), judge, settings)
@@ -115,7 +115,7 @@ def _llm_x_kg(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
     # the bundled 270M model judges sufficiency at chance level (README, "LLM paradigms"):
     # with it the rule judge decides unless another judge is asked for
     judge = _judge(settings.judge or ("rules" if llm.is_local else "llm"), kg, settings, llm)
-    guide = guide_for(kg, settings)
+    guide = guide_for(kg, settings, "llmxkg")
     agent = IterativeAgent(kg, llm, settings, guide=guide)
     return Composition(agent, KGSource(kg), _guided(judge, guide), settings)
 

@@ -145,14 +145,10 @@ def render_form() -> Request | None:
             beam = p[2].number_input("Beam W", 1, 10, saved.beam, key="opt_w")
             proposals = p[3].number_input("Proposals N", 1, 10, saved.proposals, key="opt_n")
             samples = p[4].number_input("Samples k", 1, 20, saved.samples, key="opt_k")
-            gamma = p[5].number_input(
-                "γ (WKM)",
-                0.0,
-                1.0,
-                float(saved.gamma),
-                0.1,
-                key="opt_gamma",
-                help="weight of the agent's own choice beside learned knowledge (1: agent alone)",
+            gamma = p[5].select_slider(
+                "γ (WKM)", ["auto", 0.0, 0.25, 0.5, 0.75, 1.0], "auto", key="opt_gamma",
+                help="weight of the agent's own choice beside learned knowledge (1: the agent "
+                "alone; auto: from how often the agent alone was right when it learned)",
             )
             refresh = st.radio(
                 "Buffer",
@@ -179,10 +175,10 @@ def render_form() -> Request | None:
         lookahead=int(lookahead),
         beam=int(beam),
         proposals=int(proposals),
-        gamma=float(gamma),
     )
     try:
-        return Request(question, paradigm, chosen.loop_settings())
+        gamma = None if gamma == "auto" else float(gamma)
+        return Request(question, paradigm, chosen.loop_settings(gamma=gamma))
     except ValueError as exc:
         st.session_state[ERROR_KEY] = f"bad setting: {exc}"
         return Request(question, paradigm, None)

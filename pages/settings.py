@@ -34,7 +34,6 @@ RANGES: dict[str, tuple[float, float]] = {
     "lookahead": (1, 3),
     "beam": (1, 10),
     "proposals": (1, 10),
-    "gamma": (0.0, 1.0),
 }
 
 
@@ -186,14 +185,6 @@ def render_defaults() -> None:
         help="sampled chains of thought (llm-only)",
     )
     st.radio("Buffer", list(REFRESH), key=key("refresh"), horizontal=True, format_func=REFRESH.get)
-    st.number_input(
-        "γ — World Knowledge Model",
-        *RANGES["gamma"],
-        step=0.1,
-        key=key("gamma"),
-        help="next action = argmax γ·P_agent + (1−γ)·P_know; 1 = the agent alone "
-        "(learned knowledge comes from `knowloop learn` and rated runs)",
-    )
     c1, c2, c3, c4 = st.columns(4, vertical_alignment="bottom")
     planning = c1.checkbox("Planning (Alg. 2)", key=key("planning"))
     c2.number_input(

@@ -285,3 +285,17 @@ def test_step_quality_counts_invalid_and_useless_steps(lab: Engine):
     assert 0 <= invalid <= steps and 0 <= useless <= steps
     if trace.answers:
         assert useless < steps  # the step that reached the answer is on its path
+
+
+def test_auto_gamma_trusts_the_agent_as_far_as_it_was_right(lab: Engine):
+    empty = Knowledge.build([], [], {})
+    assert empty.auto_gamma("kg-only") == 0.5  # nothing learned: the seed's middle
+    assert Knowledge.build([], [], {"kg-only": (5, 5)}).auto_gamma("kg-only") == 0.5
+    assert Knowledge.build([], [], {"kg-only": (100, 98)}).auto_gamma("kg-only") == 0.9
+    assert Knowledge.build([], [], {"kg-only": (100, 13)}).auto_gamma("kg-only") == 0.3
+    assert Knowledge.build([], [], {"kg-only": (100, 60)}).auto_gamma("llmxkg") == 0.5
+    questions = read_questions(QUESTIONS)
+    learn(lab, questions[:4], kb="lab")
+    trace = lab.ask(questions[5].question, kb="lab")  # γ left to KnowLoop
+    assert trace.settings["gamma"] is None
+    assert trace.steps[0].action.details["wkm"]["gamma"] == 0.5  # 4 learned: too few to judge

@@ -29,6 +29,8 @@ from core.wkm.store import KnowledgeStore, StateEntry, TaskEntry
 MIN_SIM = 0.5  # neighbours less alike than this do not vote
 TAU = 0.05  # vote weight exp((cos - 1) / TAU): the nearest states count most (README, WKM)
 TASKS_SHOWN = 3
+GAMMA_DEFAULT, GAMMA_MIN, GAMMA_MAX = 0.5, 0.3, 0.9  # auto γ (Knowledge.auto_gamma)
+MIN_LEARNED = 10
 _CACHE: dict[tuple, tuple] = {}  # (store, kb, paradigm) -> (file stamp, knowledge, version)
 _CACHE_LOCK = threading.Lock()
 
@@ -41,12 +43,24 @@ class Knowledge:
     index: StateIndex
     tasks: list[TaskEntry]
     task_vecs: np.ndarray
+    accuracy: dict[str, tuple[int, int]]  # paradigm -> (learned, right alone)
 
     @classmethod
-    def build(cls, entries: list[StateEntry], tasks: list[TaskEntry]) -> Knowledge:
+    def build(cls, entries: list[StateEntry], tasks: list[TaskEntry],
+              accuracy: dict[str, tuple[int, int]] | None = None) -> Knowledge:  # fmt: skip
         vecs = np.stack([e.vec for e in entries]) if entries else np.zeros((0, 1), np.float32)
         task_vecs = np.stack([t.vec for t in tasks]) if tasks else np.zeros((0, 1), np.float32)
-        return cls(entries, StateIndex([e.prev_action for e in entries], vecs), tasks, task_vecs)
+        index = StateIndex([e.prev_action for e in entries], vecs)
+        return cls(entries, index, tasks, task_vecs, accuracy or {})
+
+    def auto_gamma(self, paradigm: str) -> float:
+        """γ when the user leaves it to KnowLoop: the share of the KB's learning questions
+        this agent answered right on its own (trust an agent as far as it was right),
+        within [GAMMA_MIN, GAMMA_MAX]; GAMMA_DEFAULT until it learned MIN_LEARNED questions."""
+        n, right = self.accuracy.get(paradigm, (0, 0))
+        if n < MIN_LEARNED:
+            return GAMMA_DEFAULT
+        return round(min(GAMMA_MAX, max(GAMMA_MIN, right / n)), 3)
 
     @property
     def empty(self) -> bool:
@@ -76,7 +90,9 @@ def load(root: Path, kb: str, paradigm: str | None = None) -> Knowledge | None:
                 knowledge = old[1]
         if knowledge is None:
             knowledge = Knowledge.build(
-                store.states(kb, paradigm=paradigm), store.tasks(kb, paradigm=paradigm)
+                store.states(kb, paradigm=paradigm),
+                store.tasks(kb, paradigm=paradigm),
+                store.learn_accuracy(kb),
             )
     with _CACHE_LOCK:
         if len(_CACHE) > 8:
@@ -228,15 +244,18 @@ class GuidedJudge:
         )
 
 
-def guide_for(kg: KnowledgeGraph, settings) -> Guide | None:
-    """The guide for a run on `kg` with these loop settings, or None (γ = 1, an in-memory
-    KB, or no knowledge learned yet): the agent then decides alone."""
-    if settings.gamma >= 1.0 or kg.path is None:
+def guide_for(kg: KnowledgeGraph, settings, paradigm: str) -> Guide | None:
+    """The guide for a `paradigm` run on `kg` with these loop settings, or None (γ = 1, an
+    in-memory KB, or no knowledge learned yet): the agent then decides alone."""
+    if (settings.gamma is not None and settings.gamma >= 1.0) or kg.path is None:
         return None
     knowledge = load(kg.path.parent.parent, kg.name, settings.knowledge_from or None)
     if knowledge is None or knowledge.empty:
         return None
-    return Guide(knowledge, kg, settings.gamma, settings.knowledge_k)
+    gamma = settings.gamma if settings.gamma is not None else knowledge.auto_gamma(paradigm)
+    if gamma >= 1.0:
+        return None
+    return Guide(knowledge, kg, gamma, settings.knowledge_k)
 
 
 def neighbours_of(root: Path, kb: str, entry_id: int, k: int = 5) -> list[dict[str, Any]]:

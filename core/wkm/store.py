@@ -251,7 +251,7 @@ class KnowledgeStore:
                  WHERE s.kb = ? AND (? IS NULL OR t.paradigm = ?) AND (NOT s.deleted OR ?)
                  ORDER BY s.id"""
         params = [kb, paradigm, paradigm, include_deleted]
-        table = self._transact(lambda con: con.execute(sql, params).fetch_arrow_table())
+        table = self._transact(lambda con: con.execute(sql, params).to_arrow_table())
         if table.num_rows == 0:
             return []
         flat = table.column("vec").combine_chunks().flatten()
@@ -324,6 +324,16 @@ class KnowledgeStore:
         )
         keys = ("chosen", "rejected", "states", "tasks")
         return dict(zip(keys, rows[0], strict=True)) if rows else dict.fromkeys(keys, 0)
+
+    def learn_accuracy(self, kb: str) -> dict[str, tuple[int, int]]:
+        """Per paradigm: (questions learned, how many the agent alone got right)."""
+        rows = self._read(
+            """SELECT paradigm, count(*), count(*) FILTER (WHERE outcome = 'chosen')
+               FROM wkm_trajectories WHERE kb = ? AND origin = 'learn' AND NOT deleted
+               GROUP BY paradigm""",
+            [kb],
+        )
+        return {r[0]: (int(r[1]), int(r[2])) for r in rows}
 
     def rated_run_ids(self, kb: str) -> set[int]:
         """Runs already turned into trajectories from a rating."""
