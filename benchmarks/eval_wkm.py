@@ -9,6 +9,7 @@ answers never reach the knowledge.
 Configurations (each evaluated on the same held-out questions):
   kg-only before   γ = 1 (the agent alone), nothing learned
   kg-only γ=…      after `knowloop learn --paradigm kg-only` on the 100 learning questions
+                   (auto: γ from the agent's accuracy on them; 0, 0.5, 0.7, 1 fixed)
   llmxkg before / guided by kg-only knowledge / guided by its own knowledge   (--llm)
   kg-only guided by llmxkg knowledge                                           (--llm)
 
@@ -105,7 +106,7 @@ def main() -> int:
         learn_file, eval_file = split(files, args.eval_n, home)
         rows.append(evaluate(home, kb, eval_file, "kg-only before (γ=1)", "--gamma", "1"))
         cli(home, "learn", "--questions", str(learn_file), *kb_flag(kb), "--paradigm", "kg-only")
-        for gamma in ("0.5", "0", "0.7", "1"):
+        for gamma in ("auto", "0", "0.5", "0.7", "1"):
             rows.append(evaluate(home, kb, eval_file, f"kg-only after learning, γ={gamma}",
                                  "--gamma", gamma))  # fmt: skip
         if args.llm:

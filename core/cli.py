@@ -278,22 +278,27 @@ def format_trace(trace: Trace, top: int = 10) -> str:
     return "\n".join(lines)
 
 
-def _eval(engine: Engine, args) -> int:
+def _labelled(args, verb: str, strip_brackets: bool = False) -> dict:
+    """What `eval` and `learn` share: the checked question file, the KB, the paradigm, the
+    settings and a progress bar on stderr (keyword arguments of `evaluate` and `learn`)."""
     from tqdm import tqdm
 
     if args.limit is not None and args.limit < 1:
         raise ValueError("--limit must be at least 1")
-    questions = read_questions(args.questions, limit=args.limit, strip_brackets=args.strip_brackets)
+    questions = read_questions(args.questions, limit=args.limit, strip_brackets=strip_brackets)
     if not questions:
         raise ValueError(f"{args.questions}: no questions found")
-    summary, _ = evaluate(
-        engine,
-        questions,
-        kb=args.kb,
-        paradigm=args.paradigm,
-        settings=_settings(args),
-        progress=lambda it: tqdm(it, desc=f"eval {args.paradigm}", unit="q", file=sys.stderr),
-    )
+    return {
+        "questions": questions,
+        "kb": args.kb,
+        "paradigm": args.paradigm,
+        "settings": _settings(args),
+        "progress": lambda it: tqdm(it, desc=f"{verb} {args.paradigm}", unit="q", file=sys.stderr),
+    }
+
+
+def _eval(engine: Engine, args) -> int:
+    summary, _ = evaluate(engine, **_labelled(args, "eval", args.strip_brackets))
     summary = {k: summary[k] for k in SUMMARY_KEYS}
     for key in SUMMARY_KEYS:
         print(f"{key:>18}: {summary[key]}")
@@ -303,23 +308,9 @@ def _eval(engine: Engine, args) -> int:
 
 
 def _learn(engine: Engine, args) -> int:
-    from tqdm import tqdm
-
     from core.wkm.learn import learn
 
-    if args.limit is not None and args.limit < 1:
-        raise ValueError("--limit must be at least 1")
-    questions = read_questions(args.questions, limit=args.limit)
-    if not questions:
-        raise ValueError(f"{args.questions}: no questions found")
-    report = learn(
-        engine,
-        questions,
-        kb=args.kb,
-        paradigm=args.paradigm,
-        settings=_settings(args),
-        progress=lambda it: tqdm(it, desc=f"learn {args.paradigm}", unit="q", file=sys.stderr),
-    )
+    report = learn(engine, **_labelled(args, "learn"))
     summary = report.summary()
     for key, value in summary.items():
         print(f"{key:>10}: {value}")

@@ -185,6 +185,8 @@ def test_learn_labels_trajectories_mines_paths_and_steers_later_runs(lab: Engine
     before, _ = evaluate(lab, held_out, kb="lab", settings=alone)
     report = learn(lab, learn_set, kb="lab")
     assert report.n == 4 and report.correct + report.mined + report.unmined == 4
+    again = learn(lab, learn_set, kb="lab")
+    assert (again.n, again.skipped) == (0, 4)  # nothing is learned twice
     assert report.mined >= 1  # the agent alone fails here, and the mined path is kept
     store = KnowledgeStore(lab.workspace.root)
     trajectories = store.trajectories("lab")

@@ -37,6 +37,7 @@ class LearnReport:
     states: int = 0
     tasks: int = 0
     rated: int = 0  # rated runs turned into trajectories
+    skipped: int = 0  # questions learned before (same KB and paradigm)
     rows: list[dict] = field(default_factory=list)
 
     def summary(self) -> dict:
@@ -53,7 +54,13 @@ def learn(engine: Engine, questions: list[LabelledQuestion], *, kb: str | None =
     store, runs = KnowledgeStore(root), RunStore(root)
     report = LearnReport(kg.name, paradigm)
     report.rated = remember_rated(root, kg)
+    done = {t.question for t in store.trajectories(kg.name, paradigm=paradigm)
+            if t.origin == "learn"}  # fmt: skip
     for item in progress(questions):
+        if item.question in done:  # learning the same file again adds nothing twice
+            report.skipped += 1
+            continue
+        done.add(item.question)
         trace = engine.ask(item.question, kb=kg.name, paradigm=paradigm, settings=settings)
         run_id = runs.save(trace, source="learn")
         report.n += 1
