@@ -156,17 +156,16 @@ class RuleAgent:
         return action
 
     def _guided_completion(self, state: State, plan: Plan, longer: int | None) -> Action | None:
-        """The plan is walked and the judge wants more: stop, or one more hop? The rules
-        extend only along a ranked plan (a one-hot P_agent); a path the guide chose has no
-        plan of its own (uniform P_agent); the state knowledge votes from similar states."""
+        """The plan is walked and the judge wants more: stop, or one more hop? Mixed over
+        stop and every relation of the current nodes; similar expert states vote."""
         notes = state.notes
         plans: list[Plan] = notes["plans"]
         hop_i = len(plan.hops)
         own = plans[longer].hops[hop_i] if longer is not None else None
-        hops = [h for h in dict.fromkeys(h for n in list(state.frontier)[:50]
-                                          for h in self.kg.roles(n))]  # fmt: skip
-        if hop_i >= self.planner.max_hops:
-            hops = []
+        hops = []
+        if hop_i < self.planner.max_hops:
+            nodes = list(state.frontier)[:50]
+            hops = list(dict.fromkeys(h for n in nodes for h in self.kg.roles(n)))
         if own is not None and own not in hops:
             hops.insert(0, own)
         keys = [STOP, *path_keys(hops)]
