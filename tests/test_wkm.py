@@ -75,12 +75,13 @@ def test_index_searches_only_the_same_previous_action_and_matches_the_exact_scan
 def test_large_partitions_use_ivf_with_high_recall():
     rng = np.random.default_rng(2)
     centres = rng.standard_normal((40, DIM)).astype(np.float32)
-    vecs = centres[rng.integers(0, 40, 6000)] + 0.3 * rng.standard_normal((6000, DIM))
+    n = 20_000
+    vecs = centres[rng.integers(0, 40, n)] + 0.3 * rng.standard_normal((n, DIM))
     vecs = (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
-    index = StateIndex(["start"] * 6000, vecs)
+    index = StateIndex(["start"] * n, vecs)
     assert index._parts["start"].centroids is not None  # IVF, not the exact scan
     found = total = 0
-    for i in range(0, 6000, 150):
+    for i in range(0, n, 500):
         exact = set(np.argsort(-(vecs @ vecs[i]))[:8].tolist())
         found += len(exact & {r for r, _ in index.search("start", vecs[i], 8)})
         total += 8

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-EXACT_MAX = 4096
+EXACT_MAX = 16384
 PROBE = 12
 
 
