@@ -146,10 +146,11 @@ def step_quality(trace: Trace) -> tuple[int, int, int]:
         if step.action.kind in ("answer", "stopped"):
             continue
         steps += 1
+        off_path = step.action.params.get("relation") not in on_path
         if step.error or step.candidates == 0:
             invalid += 1
-        elif step.action.params.get("relation", "") not in on_path or not on_path:
-            useless += step.action.kind in ("hop", "constrain") or not trace.answers
+        elif not trace.answers or (step.action.kind in ("hop", "constrain") and off_path):
+            useless += 1
     return steps, invalid, useless
 
 

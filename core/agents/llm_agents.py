@@ -20,7 +20,7 @@ from core.loop import LoopSettings, State
 from core.question import analyse
 from core.trace import Action, Answer, Step, Triple
 from core.wkm.actions import STOP, path_keys
-from core.wkm.guide import Guide
+from core.wkm.guide import Guide, with_stop
 
 MAX_ANSWERS_WITH_EVIDENCE = 25
 MAX_OPTIONS = 30  # options one LLM choice may weigh (ToG-style scores all, up to this)
@@ -39,11 +39,16 @@ def decide(llm: LLM, prompt: str, options: list[str], purpose: str, state: State
         return fallback, None, f"{fault}; fell back to the rule choice"
     if not prior or weight <= 0:
         return choice.best, choice, None
-    mixed = [
-        math.log(max(p, 1e-9)) + weight * math.log(max(q, 1e-9))
-        for p, q in zip(choice.probs, prior, strict=True)
-    ]
+    mixed = log_mix(choice.probs, prior, weight)
     return max(range(len(options)), key=mixed.__getitem__), choice, None
+
+
+def log_mix(p_llm: list[float], prior: list[float], weight: float) -> list[float]:
+    """log P_llm + weight · log P_rules per option: how the LLM and the rules decide together."""
+    return [
+        math.log(max(p, 1e-9)) + weight * math.log(max(q, 1e-9))
+        for p, q in zip(p_llm, prior, strict=True)
+    ]
 
 
 def link_topics(kg: KnowledgeGraph, state: State) -> list[tuple[str, str]]:
@@ -386,16 +391,13 @@ class IterativeAgent:
         rules' prior as `decide` does (a relation no plan covers gets a small floor)."""
         p_llm = choice.probs if choice else [1.0] * len(shown)
         w = 0.0 if self.settings.exhaustive else self.settings.prior
-        logs = [math.log(max(p, 1e-9)) + w * math.log(max(q, 1e-9))
-                for p, q in zip(p_llm, rule_prior(floored([c.rule_score for c in shown])),
-                                strict=True)]  # fmt: skip
-        p_agent = rule_prior(logs)
+        prior = rule_prior(floored([c.rule_score for c in shown]))
+        p_agent = rule_prior(log_mix(p_llm, prior, w))
         index = {(c.rel, c.direction): i for i, c in enumerate(cands)}
         p_know = [known[0][index[(c.rel, c.direction)]] for c in shown]
         keys = path_keys([(c.rel, c.direction) for c in shown])
         if walked:  # stopping is an action too once something was retrieved
-            enough = float(state.notes.get("agent_reward", 0.0))
-            p_agent = [enough, *((1.0 - enough) * p for p in p_agent)]
+            p_agent = with_stop(state, p_agent)
             p_know, keys, best = [known[0][-1], *p_know], [STOP, *keys], best + 1
         mixed, record = self.guide.choose(
             state, walked, keys, p_agent, agent_best=best, known=(p_know, *known[1:])

@@ -15,7 +15,7 @@ from core.loop import State
 from core.question import analyse
 from core.trace import Action, Answer, Step
 from core.wkm.actions import STOP, path_keys
-from core.wkm.guide import Guide
+from core.wkm.guide import Guide, with_stop
 
 MAX_ANSWERS_WITH_EVIDENCE = 25
 MIN_ANSWER_REWARD = 0.5  # below this the judge calls the path a guess: answer nothing
@@ -135,11 +135,10 @@ class RuleAgent:
         if self.guide is None:
             return self._hop_action(state, plan, hop_i)
         walked = plan.hops[:hop_i]
-        nodes = [plan.anchor] if hop_i == 0 else list(state.frontier)[:50]
+        nodes = [plan.anchor] if hop_i == 0 else list(state.frontier)
         options = [plan.hops[hop_i]] + [
-            h for h in dict.fromkeys(h for n in nodes for h in self.kg.roles(n))
-            if h != plan.hops[hop_i]
-            and (plan.anchor, (*walked, h)) not in notes["failed"]
+            h for h in self._relations_of(nodes)
+            if h != plan.hops[hop_i] and (plan.anchor, (*walked, h)) not in notes["failed"]
         ]  # fmt: skip
         scores = {}
         for p in plans:
@@ -162,24 +161,14 @@ class RuleAgent:
         plans: list[Plan] = notes["plans"]
         hop_i = len(plan.hops)
         own = plans[longer].hops[hop_i] if longer is not None else None
-        hops = []
-        if hop_i < self.planner.max_hops:
-            nodes = list(state.frontier)[:50]
-            hops = list(dict.fromkeys(h for n in nodes for h in self.kg.roles(n)))
+        hops = self._relations_of(list(state.frontier)) if hop_i < self.planner.max_hops else []
         if own is not None and own not in hops:
             hops.insert(0, own)
         keys = [STOP, *path_keys(hops)]
         agent_best = 0 if own is None else 1 + hops.index(own)
-        # P_agent(stop) is the rules judge's own reward (its confidence that the evidence
-        # suffices); the rest goes to the hop the rules would extend by, or is spread evenly
-        # over the relations when no ranked plan continues (a path the guide chose)
-        enough = state.notes.get("agent_reward", state.last_step.reward if state.last_step else 0)
-        if own is not None:
-            p_agent = [0.0] * len(keys)
-            p_agent[0], p_agent[agent_best] = enough, 1.0 - enough
-        else:
-            rest = (1.0 - enough) / max(1, len(hops))
-            p_agent = [enough] + [rest] * len(hops)
+        # beside stopping, the rules' hop is the one they would extend by; when no ranked
+        # plan continues (a path the guide chose) the relations share evenly
+        p_agent = with_stop(state, [float(own is None or h == own) for h in hops])
         best, record = self.guide.choose(
             state, path_keys(plan.hops), keys, p_agent, agent_best=agent_best
         )
@@ -200,6 +189,10 @@ class RuleAgent:
         action = self._hop_action(state, plans[notes["plan_i"]], hop_i)
         action.details["wkm"] = record
         return action
+
+    def _relations_of(self, nodes: list[str]) -> list[tuple[str, str]]:
+        """The distinct (relation, direction) pairs of the first 50 nodes: the real options."""
+        return list(dict.fromkeys(h for n in nodes[:50] for h in self.kg.roles(n)))
 
     def _adopt(self, state: State, plan: Plan, hops: list) -> None:
         """Switch to the best ranked plan with these hops, or to a new plan the guide made."""

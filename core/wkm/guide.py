@@ -119,12 +119,20 @@ class Guide:
                  k: int = 8, min_sim: float = MIN_SIM):  # fmt: skip
         self.knowledge, self.kg = knowledge, kg
         self.gamma, self.k, self.min_sim = gamma, k, min_sim
+        # the judge, the stop check and the choice of one step ask about the same state
+        self._near: dict[tuple, tuple[str, list[dict[str, Any]]]] = {}
 
     # -- state knowledge --------------------------------------------------------------------
     def neighbours(self, state: State, walked: list[str]) -> tuple[str, list[dict[str, Any]]]:
         """The state's summary and its nearest entries with the same previous action."""
         mention = state.notes.get("wkm_mention", "")
-        text = actions.summary(state.question, mention, walked, self.kg)
+        key = (state.question, mention, tuple(walked))
+        if key not in self._near:
+            self._near[key] = self._search(state.question, mention, walked)
+        return self._near[key]
+
+    def _search(self, question: str, mention: str, walked: list[str]):
+        text = actions.summary(question, mention, walked, self.kg)
         prev = walked[-1] if walked else actions.START
         hits = self.knowledge.index.search(prev, embed(text), self.k)
         found = []
@@ -216,6 +224,15 @@ class Guide:
         if not found:
             return 0.0, 0
         return sum(n["next"] == actions.STOP for n in found) / len(found), len(found)
+
+
+def with_stop(state: State, p_hops: list[float]) -> list[float]:
+    """P_agent over [stop, *hops]: stop gets the judge's own reward for the state (its
+    confidence that the evidence suffices, recorded by `GuidedJudge`), the hops share the
+    rest in proportion to `p_hops`."""
+    enough = float(state.notes.get("agent_reward", 0.0))
+    total = sum(p_hops) or 1.0
+    return [enough, *((1.0 - enough) * p / total for p in p_hops)]
 
 
 class GuidedJudge:

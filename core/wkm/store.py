@@ -221,20 +221,8 @@ class KnowledgeStore:
             [kb, kb, paradigm, paradigm, outcome, outcome, include_deleted],
         )
         return [
-            Trajectory(
-                int(r[0]),
-                r[1],
-                r[2],
-                r[3],
-                r[4],
-                r[5],
-                r[6],
-                json.loads(r[7]),
-                json.loads(r[8]),
-                int(r[9]),
-                r[10],
-                bool(r[11]),
-            )  # fmt: skip
+            Trajectory(int(r[0]), *r[1:7], json.loads(r[7]), json.loads(r[8]), int(r[9]),
+                       r[10], bool(r[11]))  # fmt: skip
             for r in rows
         ]
 
@@ -275,19 +263,8 @@ class KnowledgeStore:
             [kb, include_deleted, paradigm, paradigm],
         )
         return [
-            TaskEntry(
-                int(r[0]),
-                r[1],
-                r[2],
-                r[3],
-                json.loads(r[4]),
-                json.loads(r[5]),
-                r[6],
-                r[7],
-                r[8],
-                np.asarray(r[9], dtype=np.float32),
-                bool(r[10]),
-            )  # fmt: skip
+            TaskEntry(int(r[0]), *r[1:4], json.loads(r[4]), json.loads(r[5]), *r[6:9],
+                      np.asarray(r[9], dtype=np.float32), bool(r[10]))  # fmt: skip
             for r in rows
         ]
 
@@ -334,13 +311,6 @@ class KnowledgeStore:
             [kb],
         )
         return {r[0]: (int(r[1]), int(r[2])) for r in rows}
-
-    def rated_run_ids(self, kb: str) -> set[int]:
-        """Runs already turned into trajectories from a rating."""
-        rows = self._read(
-            "SELECT run_id FROM wkm_trajectories WHERE kb = ? AND origin = 'rating'", [kb]
-        )
-        return {int(r[0]) for r in rows if r[0] is not None}
 
     # -- plumbing ---------------------------------------------------------------------------
     def _read(self, sql: str, params: list[Any]) -> list[tuple]:
