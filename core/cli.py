@@ -14,7 +14,7 @@ from pathlib import Path
 
 from core import cli_edits, cli_sources, paradigms
 from core.engine import Engine
-from core.evaluate import SUMMARY_KEYS, evaluate, read_questions
+from core.evaluate import SUMMARY_KEYS, evaluate, read_questions, write_details
 from core.feedback import FeedbackLoop
 from core.kg.edits import EditConflict
 from core.kg.importer import KBFileError
@@ -79,6 +79,13 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--json", type=Path, default=None, metavar="OUT", help="write the summary")
     ev.add_argument(
         "--strip-brackets", action="store_true", help="remove [ ] topic-entity marks before asking"
+    )
+    ev.add_argument(
+        "--details",
+        type=Path,
+        default=None,
+        metavar="FILE.jsonl",
+        help="write one line per question: gold, predicted, hit, path, steps, latency, tokens",
     )
     ev.set_defaults(run=_eval)
 
@@ -298,7 +305,9 @@ def _labelled(args, verb: str, strip_brackets: bool = False) -> dict:
 
 
 def _eval(engine: Engine, args) -> int:
-    summary, _ = evaluate(engine, **_labelled(args, "eval", args.strip_brackets))
+    summary, results = evaluate(engine, **_labelled(args, "eval", args.strip_brackets))
+    if args.details:
+        write_details(results, args.details)
     summary = {k: summary[k] for k in SUMMARY_KEYS}
     for key in SUMMARY_KEYS:
         print(f"{key:>18}: {summary[key]}")

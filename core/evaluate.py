@@ -9,7 +9,7 @@ import csv
 import re
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from core.engine import Engine
@@ -40,6 +40,7 @@ class LabelledQuestion:
     line: int
     question: str
     answers: list[str]
+    extra: dict[str, str] = field(default_factory=dict)  # other columns (qtype, kind, hops)
 
 
 @dataclass
@@ -59,6 +60,16 @@ class QuestionResult:
     steps: int = 0  # query steps (hops, constraints, lookups), not the answer-writing step
     invalid_steps: int = 0  # the query failed or found nothing
     useless_steps: int = 0  # valid, but off the path that reached the top answer
+    path: str = ""  # the relations the top answer was reached by ("" without KG evidence)
+    line: int = 0  # line of the question file
+    extra: dict[str, str] = field(default_factory=dict)  # the file's other columns
+
+    def details(self) -> dict:
+        """One line of `knowloop eval --details`: what a user needs to see why it failed."""
+        row = asdict(self)
+        row["predicted"] = self.predicted[:10]
+        row["n_predicted"] = len(self.predicted)
+        return row
 
 
 def read_questions(
@@ -84,7 +95,10 @@ def read_questions(
             if strip_brackets:
                 q = re.sub(r"\[([^\]]*)\]", r"\1", q)
             answers = [a.strip() for a in (row.get("answers") or "").split("|") if a.strip()]
-            out.append(LabelledQuestion(i, q, answers))
+            extra = {
+                k: (v or "") for k, v in row.items() if k not in ("question", "answers") and k
+            }
+            out.append(LabelledQuestion(i, q, answers, extra))
             if limit and len(out) >= limit:
                 break
     return out
@@ -105,12 +119,14 @@ def evaluate(
         t0 = time.perf_counter()
         error = None
         quality = (0, 0, 0)
+        path = ""
         try:
             trace = engine.ask(item.question, kb=kb, paradigm=paradigm, settings=settings)
             predicted = trace.answer_labels
             usage = trace.usage()
             error = trace.error
             quality = step_quality(trace)
+            path = evidence_path(trace)
         except ValueError as exc:
             predicted, usage, error = [], {}, str(exc)
         latency = (time.perf_counter() - t0) * 1000
@@ -131,9 +147,28 @@ def evaluate(
                 steps=quality[0],
                 invalid_steps=quality[1],
                 useless_steps=quality[2],
+                path=path,
+                line=item.line,
+                extra=item.extra,
             )
         )
     return summarize(paradigm, results), results
+
+
+def evidence_path(trace: Trace) -> str:
+    """The relations on the top answer's evidence, in order ("directed by → release year")."""
+    if not trace.answers or not trace.answers[0].evidence:
+        return ""
+    return " → ".join(t.p_label for t in trace.answers[0].evidence)
+
+
+def write_details(results: list[QuestionResult], path: Path | str) -> None:
+    """`knowloop eval --details FILE.jsonl`: one JSON line per question."""
+    import json
+
+    with open(path, "w", encoding="utf-8") as fh:
+        for r in results:
+            fh.write(json.dumps(r.details(), ensure_ascii=False) + "\n")
 
 
 def step_quality(trace: Trace) -> tuple[int, int, int]:

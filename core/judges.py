@@ -8,14 +8,23 @@ from __future__ import annotations
 
 from core.kg.store import KnowledgeGraph
 from core.loop import Judgement, State
-from core.question import align, analyse, answer_type_fit, coverage
+from core.analysis import (
+    analyse,
+    anchor_kind,
+    answer_fit,
+    explain,
+    implies_first_hop,
+    reached_vector,
+)
 from core.trace import Step, Triple
 
 
 class RuleJudge:
-    """reward = share of the question's relation words that relations on the path explain,
-    halved when the candidates are not the kind of answer asked for, and halved again for
-    every hop the question does not explain (a detour)."""
+    """reward = how much of the question the path explains (core.analysis.explain: each
+    relation word weighted by how much it needs explaining), halved when the candidates are
+    not the kind of answer asked for, and halved again for every hop the question does not
+    explain and every plan part (another name, a comparison) not applied yet — so no reward
+    reaches R while a relation word of the question is unexplained."""
 
     name = "rules"
 
@@ -25,29 +34,51 @@ class RuleJudge:
     def score(self, state: State, memory: list[Step]) -> Judgement:
         if not state.frontier:
             return Judgement(0.0, "nothing retrieved")
-        qa = state.notes.get("analysis") or analyse(state.question, self.kg)
-        used = state.notes.get("used_mentions", ())
+        reading = state.reading
+        qa = reading.analysis or analyse(state.question, self.kg)
+        used = reading.used
         chain = next(iter(state.frontier.values()))
         topics = {i for m in used for i in m.ids}
-        hops, constraint_rels = chain_hops(chain, topics)
-        if not hops:
+        if reading.hops:  # the agent says what it walked
+            hops, side_rels = reading.hops, reading.side_relations
+        else:
+            hops, side_rels = chain_hops(chain, topics)
+        if not hops or not chain:
             return Judgement(0.0, "no relation followed yet")
-        cover = coverage(qa, {r for r, _ in hops} | set(constraint_rels), *used)
-        detours = align(qa, hops, constraint_rels, used).unexplained
-        rel, direction = state.arrival or hops[-1]
-        kind = answer_type_fit(qa, self.kg, rel, direction)
+        first = chain[0]
+        start = first.s if first.s in topics else first.o
+        fit = explain(qa, hops, used, side_rels, start, implies_first_hop(self.kg, start),
+                      anchor_kind(qa, self.kg, start, used[0] if used else None))  # fmt: skip
+        rel, direction = hops[-1] if reading.hops else (state.arrival or hops[-1])
+        kind = answer_fit(qa, self.kg, rel, direction, trusted_only=True,
+                          reached=reached_vector(self.kg, start, hops))  # fmt: skip
         unused = _names_not_on_path(used, chain)
-        reward = round(cover * (1.0 if kind >= 0 else 0.5) * 0.5 ** (detours + len(unused)), 4)
-        words = ", ".join(sorted({self.kg.label(m.rel_id) for m in qa.mentions_outside(*used)}))
+        pending = max(reading.pending, len(unused))
+        fits = kind > TYPE_MISMATCH
+        # relative to what the best plan on this KB explains: words no relation can explain
+        # are not held against the path
+        cover = min(1.0, fit.coverage / max(reading.ceiling, MIN_CEILING)) if reading.ceiling \
+            else fit.coverage  # fmt: skip
+        reward = round(cover * (1.0 if fits else 0.5) * 0.5 ** (fit.unexplained + pending), 4)
         path = " → ".join(self.kg.label(r) + ("" if d == "out" else "⁻¹") for r, d in hops)
-        verdict = {1.0: "fits", 0.0: "is not constrained", -1.0: "does not fit"}[kind]
+        verdict = "fits" if kind > 0.3 else "is not asked" if kind == 0 else (
+            "may fit" if fits else "does not fit")  # fmt: skip
         reason = (
-            f"path explains {cover:.0%} of the relation words (question names: "
-            f"{words or 'none'}; path: {path}); answer type {verdict}"
-            + (f"; {detours} hop(s) the question does not explain" if detours else "")
-            + (f"; not yet used: {', '.join(m.text for m in unused)}" if unused else "")
+            f"path explains {fit.coverage:.0%} of the question's relation words"
+            + (f" ({cover:.0%} of what the best plan explains)" if reading.ceiling else "")
+            + " "
+            f"(path: {path}); answer type {verdict}"
+            + (f"; {fit.unexplained} hop(s) the question does not explain" if fit.unexplained
+               else "")  # fmt: skip
+            + (f"; unexplained: {', '.join(fit.unexplained_words)}" if fit.unexplained_words
+               else "")  # fmt: skip
+            + (f"; not applied yet: {pending} part(s) of the plan" if pending else "")
         )
         return Judgement(reward, reason)
+
+
+TYPE_MISMATCH = -0.5  # answer_fit below this: the candidates are not what was asked for
+MIN_CEILING = 0.3  # a question the KB explains less than this is judged on plain coverage
 
 
 def chain_hops(chain: list[Triple], topics: set[str]) -> tuple[list[tuple[str, str]], list[str]]:

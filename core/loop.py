@@ -36,6 +36,35 @@ class Retrieval:
 
 
 @dataclass
+class Reading:
+    """How the agent reads the question, shared with the judge: the analysis against the KB
+    (core.analysis), the entities it linked, and what the current plan uses of it."""
+
+    analysis: Any = None  # core.analysis.QuestionAnalysis
+    linked: list[dict[str, Any]] = field(default_factory=list)  # shown in the trace
+    used: tuple = ()  # the entity mentions the current path starts from or intersects with
+    hops: list[tuple[str, str]] = field(default_factory=list)  # (relation, direction) walked
+    side_relations: list[str] = field(default_factory=list)  # constraints and filters applied
+    pending: int = 0  # plan parts (constraints, filters) not applied yet
+    exclude_topic: bool = False  # the topic entity is not an answer ("other films …")
+    # how much of the question the best plan on this KB explains (core.analysis.explain):
+    # words no relation of the KB can explain are not held against a path (0: unknown)
+    ceiling: float = 0.0
+
+
+@dataclass
+class Walk:
+    """The walk as the World Knowledge Model reads it (core.wkm.guide): the topic's words,
+    the hops taken, the judge's own reward before knowledge was mixed in."""
+
+    mention: str = ""  # the topic entity's words in the question (masked in state summaries)
+    walked: list[str] = field(default_factory=list)  # action keys of the hops taken so far
+    judged_reward: float = 0.0  # the inner judge's reward of the latest state
+    knowledge_stop: bool = False  # similar expert runs stopped here: trust the answer
+    guided: bool = False  # the guide took the walk off every rule plan
+
+
+@dataclass
 class State:
     """s_t = (question, kept path, new information) plus the agent's own notes."""
 
@@ -46,7 +75,13 @@ class State:
     frontier: dict[str, list[Triple]] = field(default_factory=dict)
     support: dict[str, int] = field(default_factory=dict)
     arrival: tuple[str, str] | None = None  # last (relation, direction) that reached the frontier
-    notes: dict[str, Any] = field(default_factory=dict)  # agent/judge scratch (plans, analysis)
+    reading: Reading = field(default_factory=Reading)
+    walk: Walk = field(default_factory=Walk)
+    # labels of the current candidates, written by the agent for sources that match table
+    # rows and passages by name (Chain-of-Knowledge)
+    labels: dict[str, str] = field(default_factory=dict)
+    stop_reason: str = ""  # set by the agent when it has nothing further to ask
+    notes: dict[str, Any] = field(default_factory=dict)  # agent/judge scratch
     llm_calls: list[LLMCall] = field(default_factory=list)  # calls made in the current step
     # the latest step, whatever buffer snapshot the agent reasons on (Algorithm 3)
     last_step: Step | None = None
@@ -181,7 +216,11 @@ def run_loop(
             paused += yield from _handed_over(memory[-1])
             break
         if action is None:
-            stop_reason = state.notes.get("stop_reason", "the agent has nothing further to ask")
+            stop_reason = (
+                state.stop_reason
+                or state.notes.get("stop_reason")
+                or "the agent has nothing further to ask"
+            )
             break
         step = Step(index=len(memory) + 1, action=action)
         try:
@@ -232,8 +271,12 @@ def run_loop(
 
     t0 = time.perf_counter()
     state.llm_calls = []
+    reason_before = state.stop_reason
     try:
         answers, total = agent.summarize(state, memory)
+        if state.stop_reason != reason_before:  # Summarize says why it answered as it did
+            stop_reason = f"{stop_reason}; {state.stop_reason}" if stop_reason else (
+                state.stop_reason)  # fmt: skip
     except StopRun as stop:
         answers, total = [], 0
         stop_reason = f"{stop_reason}; {stop}" if stop_reason else str(stop)
@@ -253,7 +296,7 @@ def run_loop(
         stop_reason=stop_reason,
         duration_ms=(time.perf_counter() - started - paused) * 1000,
         error=next((s.error for s in memory if s.error and stop_reason == "agent failed"), None),
-        linked=state.notes.get("linked", []),
+        linked=state.reading.linked or state.notes.get("linked", []),
     )
 
 

@@ -498,7 +498,7 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("COMMIT")
     elif version > STORE_SCHEMA_VERSION:
         raise ValueError(
-            f"the run store was written by a newer KnowLoop (schema {version}); upgrade KnowLoop"
+            f"the run store was made by a newer KnowLoop (schema {version}); upgrade KnowLoop"
         )
 
 

@@ -89,7 +89,23 @@ _IRREGULAR = {
     "rose": "rise",
     "risen": "rise",
     "fell": "fall",
+    # irregular plurals
+    "children": "child",
+    "people": "person",
+    "men": "man",
+    "women": "woman",
+    "wives": "wife",
+    "lives": "life",
+    "feet": "foot",
+    "teeth": "tooth",
+    "mice": "mouse",
+    "geese": "goose",
+    "alumni": "alumnus",
+    "criteria": "criterion",
+    "phenomena": "phenomenon",
+    "media": "medium",
 }
+IRREGULAR_FORMS = frozenset(_IRREGULAR)
 _AGENT_SUFFIXES = ("ors", "ers", "or", "er", "ist", "ists", "ess", "ress")
 
 

@@ -72,6 +72,16 @@ def render_plan(step: Step) -> None:
         st.caption(f"plan: {md(plan)}{scored}")
     if note := details.get("note"):
         st.caption(md(note))
+    if signals := details.get("signals"):
+        with st.expander("Why this plan: the signals, their weights and what each added"):
+            asked = details.get("answer_type", "")
+            words = details.get("relation_words") or []
+            st.caption(
+                f"answer asked for: {md(asked)} · topic entity: {md(details.get('topic', ''))}"
+                + (" · relation words: " + ", ".join(
+                    f"{md(w)} → {md(r)} (needs {n:.2f})" for w, r, n in words) if words else "")
+            )  # fmt: skip
+            st.dataframe(pd.DataFrame(signals), hide_index=True)
     alternatives = details.get("alternatives") or []
     if alternatives:
         with st.expander(f"Other plans considered ({len(alternatives)})"):

@@ -9,7 +9,14 @@ import re
 
 import pytest
 
-from core.agents.cok import claim_words, column_score, cue_score, fill_sql, split_question
+from core.agents.cok import (
+    claim_words,
+    column_scores,
+    comparison_words,
+    fill_sql,
+    split_question,
+)
+from core.analysis import analyse
 from core.engine import Engine
 from core.llm.client import LLMSettings, clear_cache
 from core.loop import LoopSettings
@@ -45,18 +52,33 @@ def test_question_reading(metaqa_kg) -> None:
     )
     assert (head, pred) == ("which movies starring Mila Kunis", "were released after 2008")
     assert claim_words("are based on a novel") == ["based", "novel"]
-    assert cue_score("were released after 2008", ">") == 1.0
-    assert cue_score("is the most recent", "max") == 1.0
-    assert column_score("were released after 2008", "year", "year the film was released") > 0
-    assert column_score("were released after 2008", "actors", "number of actors") == 0
-    assert column_score("is the most recent", "year", "release year; recent, old") > 0
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which movies starring Mila Kunis were released after 2008",
+        "which of the films directed by Steven Spielberg is the oldest",
+        "which movies starring Mila Kunis came out in the nineties",
+    ],
+)
+def test_the_compared_attribute_is_the_column_that_means_it(metaqa_kg, question) -> None:
+    """The comparison is read once (core.constraints); the column is chosen by meaning."""
+    qa = analyse(question, metaqa_kg)
+    (comparison,) = qa.comparisons
+    columns = [("year", "year the film was released"), ("actors", "number of actors"),
+               ("writers", "number of writers")]  # fmt: skip
+    scores = column_scores(comparison_words(qa, comparison), comparison, columns)
+    assert max(range(3), key=scores.__getitem__) == 0
 
 
 def test_filled_sql_passes_the_guard() -> None:
-    for op in (">", "<", "max", "min"):
-        sql = fill_sql("movies", "title", "year", op, 2000, ["Ted", "Black Swan", "O'Brien"])
+    for op, values in ((">", (2000,)), ("<=", (2000,)), ("between", (1990, 1999)),
+                       ("max", ()), ("min", ())):  # fmt: skip
+        sql = fill_sql("movies", "title", "year", op, values, ["Ted", "Black Swan", "O'Brien"])
         check_sql(sql, {"movies"})
-    assert "'O''Brien'" in fill_sql("movies", "title", "year", ">", 1, ["O'Brien"])
+    assert "'O''Brien'" in fill_sql("movies", "title", "year", ">", (1,), ["O'Brien"])
+    assert "BETWEEN 1990 AND 1999" in fill_sql("movies", "t", "year", "between", (1990, 1999), [])
 
 
 def test_kg_and_table_progressive(metaqa_engine: Engine) -> None:

@@ -18,6 +18,7 @@ knowledge adapting rationale by rationale over heterogeneous sources, consolidat
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 
 from core.agents.llm_agents import CoTAgent, decide, rule_prior
 from core.agents.querygen import generate_query
@@ -26,22 +27,19 @@ from core.judges import node_label
 from core.kg.store import KnowledgeGraph
 from core.llm.client import LLM, LLMFault
 from core.loop import Judgement, LoopSettings, State
-from core.question import analyse
+from core.analysis import analyse
+from core.constraints import _AFTER_VALUE, _BEFORE_VALUE, SUPERLATIVES, Comparison
 from core.sources import list_collections, list_tables, run_sql
 from core.sources.tables import TableInfo, check_sql, describe
-from core.text import STOPWORDS, normalize, word_forms
+from core.text import STOPWORDS, normalize
 from core.trace import Action, Answer, Step
 
-# English comparison words (language, not any KB): what a predicate asks of a number
-COMPARISONS = {
-    ">": ("after", "since", "later than", "more than", "over", "above", "greater than"),
-    "<": ("before", "earlier than", "less than", "under", "below", "fewer than", "prior to"),
-    "max": ("most recent", "latest", "newest", "highest", "most", "largest", "biggest", "last"),
-    "min": ("oldest", "earliest", "first", "lowest", "least", "fewest", "smallest"),
-}
-OP_TEXT = {">": "greater than", "<": "less than", "max": "the largest", "min": "the smallest"}
+OP_TEXT = {
+    ">": "greater than", ">=": "at least", "<": "less than", "<=": "at most", "=": "equal to",
+    "between": "between", "max": "the largest", "min": "the smallest",
+}  # fmt: skip
+TABLE_MIN = 0.45  # a column that means the compared attribute this well answers it
 _AUX = {"is", "are", "was", "were", "has", "have", "had"}
-_NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
 MAX_IN_LIST = 500
 MAX_ANSWER_OPTIONS = 16  # candidates the answerer ranks (the rest follow them)
 
@@ -52,7 +50,9 @@ class CoKAgent:
     def __init__(self, kg: KnowledgeGraph, llm: LLM, settings: LoopSettings, home=None):
         self.kg, self.llm, self.settings, self.home = kg, llm, settings, home
         self.prep = CoTAgent(llm, samples=max(1, settings.samples))
-        self.rules = RuleAgent(kg)
+        # the KG rationale plans relation paths and entity constraints; each comparison of the
+        # question becomes its own rationale, answered by a table column or the KG's literals
+        self.rules = RuleAgent(kg, filters=False)
 
     # -- Reason -----------------------------------------------------------------------------
     def reason(self, state: State, memory: list[Step]) -> Action | None:
@@ -77,7 +77,7 @@ class CoKAgent:
         return None
 
     def _after_preparation(self, state: State) -> Action | None:
-        cok, notes = state.notes["cok"], state.notes
+        cok = state.notes["cok"]
         total = sum(state.support.values())
         share = max(state.support.values()) / total if total else 0.0
         cok["consensus"] = round(share, 3)
@@ -85,23 +85,25 @@ class CoKAgent:
         gate = self.settings.consensus
         if total > 1 and share >= gate:
             cok["stage"] = "answered"
-            notes["stop_reason"] = (
+            state.stop_reason = (
                 f"consensus {share:.2f} ≥ {gate}: answered from the samples, no retrieval"
             )
             return None
         head, predicate = split_question(state.question, self.kg)
         cok.update(head=head, predicate=predicate, rationales=[], filters=[])
-        cok["sources"] = self._select_sources(head, predicate)
-        cok["filters"] = [
-            s for s in ("table", "documents") if cok["sources"].get(s, {}).get("chosen")
-        ]
+        qa = analyse(state.question, self.kg)
+        cok["comparisons"] = [c for c in qa.comparisons]
+        cok["sources"] = self._select_sources(head, predicate, qa)
+        cok["filters"] = [("compare", i) for i in range(len(qa.comparisons))]
+        if cok["sources"]["documents"]["chosen"]:
+            cok["filters"].append(("documents", None))
         cok["planned"] = 1 + len(cok["filters"])
         cok["stage"] = "kg"
         state.frontier, state.support = {}, {}
         self._open_rationale(state, "kg", head)
         action = self._kg_step(state)
         if action is None:
-            notes["stop_reason"] = notes.get("stop_reason") or "the KG part found no plan"
+            state.stop_reason = state.stop_reason or "the KG part found no plan"
             cok["stage"] = "done"
             return None
         action.details["sources"] = cok["sources"]
@@ -109,23 +111,25 @@ class CoKAgent:
         return action
 
     # sources -----------------------------------------------------------------------------
-    def _select_sources(self, head: str, predicate: str) -> dict:
-        """A score per source, shown in the trace: the KG by how well the head links, the
-        table by how well the predicate names a documented column and a comparison, the
-        documents by the predicate's words left for text to confirm."""
-        qa = analyse(head, self.kg)
-        link = max((m.link_score for m in qa.entities), default=0.0)
-        out = {"kg": {"score": round(min(1.0, link / 2), 3), "chosen": bool(qa.entities)}}
-        table = best_column(predicate, self.home) if predicate else None
-        out["table"] = {
-            "score": table["score"] if table else 0.0,
-            "chosen": bool(table and table["score"] >= 0.5),
-            "table": table and table["table"],
-            "column": table and table["column"],
-        }
-        words = claim_words(predicate)
+    def _select_sources(self, head: str, predicate: str, qa) -> dict:
+        """A score per source, shown in the trace: the KG by how well the head links; per
+        comparison of the question, the table column whose name and documentation mean the
+        compared attribute best (the KG's literals otherwise); the documents by the
+        predicate's words left for text to confirm."""
+        head_qa = analyse(head, self.kg)
+        link = max((m.link_score for m in head_qa.entities), default=0.0)
+        out = {"kg": {"score": round(min(1.0, link / 2), 3), "chosen": bool(head_qa.entities)}}
+        compare = []
+        for c in qa.comparisons:
+            best = best_column(comparison_words(qa, c), c, self.home)
+            chosen = bool(best and best["score"] >= TABLE_MIN)
+            compare.append({"comparison": c.text(), "source": "table" if chosen else "kg",
+                            **(best or {"score": 0.0})})  # fmt: skip
+        out["table"] = {"chosen": any(c["source"] == "table" for c in compare),
+                        "comparisons": compare}  # fmt: skip
+        words = [] if qa.comparisons else claim_words(predicate)
         has_docs = bool(list_collections(self.home))
-        docs_score = 0.8 if (words and has_docs and not out["table"]["chosen"]) else 0.0
+        docs_score = 0.8 if (words and has_docs) else 0.0
         out["documents"] = {"score": docs_score, "chosen": docs_score >= 0.5, "words": words}
         out["llm"] = {"score": 0.3, "chosen": False, "note": "unverified: used only if all fail"}
         return out
@@ -160,18 +164,11 @@ class CoKAgent:
         cok = state.notes["cok"]
         if cok.get("kg_written"):
             return None  # the written query answered the head clause in one step
-        if "plans" not in state.notes and not self.llm.is_local:
+        if not self.rules.started(state) and not self.llm.is_local:
             action = self._written_sparql(state)
             if action is not None:
                 return action
-        question, last = state.question, state.last_step
-        state.question = state.notes["cok"]["head"]
-        if "plans" not in state.notes:  # the preparation step is not the rule agent's
-            state.last_step = None
-        try:
-            action = self.rules.reason(state, [])
-        finally:
-            state.question, state.last_step = question, last
+        action = self.rules.reason(state, [], question=cok["head"])
         if action is not None:
             action.details["rationale"] = state.notes["cok"]["rationales"][-1]
         return action
@@ -200,7 +197,7 @@ class CoKAgent:
         cok["kg_written"] = True
         return Action(
             kind="sparql",
-            description=f"KG: {cok['head']} (written by {self.llm.model})",
+            description=f"KG: {cok['head']} (SPARQL by {self.llm.model})",
             query=written.query,
             language="sparql",
             source=f"kg:{self.kg.name}",
@@ -213,7 +210,7 @@ class CoKAgent:
         cok = state.notes["cok"]
         info = describe(table, self.home)
         columns = "\n".join(f"- {c} {t}: {info.comments.get(c, '')}" for c, t in info.columns)
-        labels = list(dict.fromkeys(state.notes["labels"].values()))[:MAX_IN_LIST]
+        labels = list(dict.fromkeys(state.labels.values()))[:MAX_IN_LIST]
         task = (
             f"DuckDB table {table} with columns:\n{columns}\nCandidates (names): "
             + "; ".join(labels[:100])
@@ -230,7 +227,7 @@ class CoKAgent:
             return None
         return Action(
             kind="sql",
-            description=f"table {table}: written by {self.llm.model}",
+            description=f"table {table}: SQL by {self.llm.model}",
             query=written.query,
             language="sql",
             source=f"table:{table}",
@@ -246,57 +243,86 @@ class CoKAgent:
         if not cok["filters"]:
             cok["stage"] = "done"
             return None
-        kind = cok["filters"].pop(0)
-        state.notes["labels"] = {n: node_label(self.kg, n) for n in state.frontier}
-        self._open_rationale(state, kind, cok["predicate"])
-        action = self._table_action(state) if kind == "table" else self._docs_action(state)
+        kind, index = cok["filters"].pop(0)
+        state.labels = {n: node_label(self.kg, n) for n in state.frontier}
+        if kind == "documents":
+            self._open_rationale(state, kind, cok["predicate"])
+            action = self._docs_action(state)
+        else:
+            comparison = cok["comparisons"][index]
+            choice = cok["sources"]["table"]["comparisons"][index]
+            self._open_rationale(state, choice["source"], comparison.text())
+            action = (
+                self._table_action(state, comparison, choice)
+                if choice["source"] == "table"
+                else self._kg_filter(state, comparison)
+            )
+            if action is None:  # no attribute of the candidates to compare: say so, go on
+                self._close_rationale(state, "no attribute to compare; not applied")
+                return self._next_filter(state)
         if action is not None:
             action.details["rationale"] = cok["rationales"][-1]
         return action
 
-    def _table_action(self, state: State) -> Action | None:
-        cok, s = state.notes["cok"], self.settings
-        choice = cok["sources"]["table"]
+    def _kg_filter(self, state: State, comparison: Comparison) -> Action | None:
+        """The comparison over the KG's literal values of the candidates (a FILTER)."""
+        attribute = self.rules.attribute_for(state, comparison)
+        if attribute is None:
+            return None
+        return Action(
+            kind="filter",
+            description=f"KG: keep candidates whose {self.kg.label(attribute)} is "
+            f"{comparison.text()}",
+            query=self.rules.filtered_sparql(state, attribute, comparison),
+            language="sparql",
+            source=f"kg:{self.kg.name}",
+            params={"from": list(state.frontier), "relation": attribute,
+                    "comparison": asdict(comparison)},  # fmt: skip
+        )
+
+    def _table_action(self, state: State, comparison: Comparison, choice: dict) -> Action | None:
+        s = self.settings
+        table = choice["table"]
         if not self.llm.is_local and s.progressive:
-            action = self._written_sql(state, choice["table"])
+            action = self._written_sql(state, table)
             if action is not None:
                 return action
-        columns = numeric_columns(describe(choice["table"], self.home))
-        prior = rule_prior([column_score(cok["predicate"], c, d) * 8 for c, d in columns])
+        columns = numeric_columns(describe(table, self.home))
+        words = comparison_words(state.reading.analysis or analyse(state.question, self.kg),
+                                 comparison)  # fmt: skip
+        scores = column_scores(words, comparison, columns)
+        prior = rule_prior([8 * x for x in scores])
         names = [c for c, _ in columns]
         q = f"Question: {state.question}\nThe column to compare is:"
         col_i, col_choice, fault = decide(
             self.llm, q, names, "choose column", state, prior, s.prior
         )
-        ops = list(COMPARISONS)
-        op_prior = rule_prior([4.0 * cue_score(cok["predicate"], op) for op in ops])
+        ops = list(OP_TEXT)
+        op_prior = rule_prior([4.0 * (o == comparison.op) for o in ops])
         q = f"Question: {state.question}\nThe {names[col_i]} must be:"
         op_i, op_choice, fault2 = decide(
             self.llm, q, [OP_TEXT[o] for o in ops], "choose comparison", state, op_prior, s.prior
         )
         op, column = ops[op_i], names[col_i]
-        numbers = _NUMBER.findall(cok["predicate"])
-        if op in (">", "<") and not numbers:
-            op = "max" if op == ">" else "min"
-        labels = state.notes["labels"]
+        if op not in ("max", "min") and not comparison.values:
+            op = comparison.op if comparison.op in ("max", "min") else "max"
+        values = comparison.values if op not in ("max", "min") else ()
+        if op == "between" and len(values) < 2:
+            op = comparison.op
+        labels = state.labels
         restrict = list(dict.fromkeys(labels.values()))[:MAX_IN_LIST] if s.progressive else None
-        sql = fill_sql(
-            choice["table"],
-            key_column(choice["table"], list(labels.values()), self.home),
-            column,
-            op,
-            numbers[0] if numbers else None,
-            restrict,
-        )
+        sql = fill_sql(table, key_column(table, list(labels.values()), self.home), column, op,
+                       values, restrict)  # fmt: skip
+        shown = " and ".join(_num(v) for v in values)
         return Action(
             kind="sql",
-            description=f"table {choice['table']}: {column} {OP_TEXT[op]}"
-            + (f" {numbers[0]}" if op in (">", "<") else "")
+            description=f"table {table}: {column} {OP_TEXT[op]}"
+            + (f" {shown}" if shown else "")
             + (f" among the {len(restrict)} candidates" if restrict else " (whole table)"),
             query=sql,
             language="sql",
-            source=f"table:{choice['table']}",
-            params={"table": choice["table"], "key_column": sql_key(sql)},
+            source=f"table:{table}",
+            params={"table": table, "key_column": sql_key(sql)},
             details={
                 "column_choice": _record(names, col_choice, col_i, prior, fault),
                 "comparison_choice": _record(
@@ -326,7 +352,7 @@ class CoKAgent:
         if cok.get("rationales") and cok["rationales"][-1]["after"] is None and state.last_step:
             note = state.last_step.action.details.get("note", "")
             self._close_rationale(state, note or f"{len(state.frontier)} candidate(s)")
-        topics = {i for m in state.notes.get("used_mentions", ()) for i in m.ids}
+        topics = {i for m in state.reading.used for i in m.ids}
         candidates = [n for n in state.frontier if n not in topics]
         if not candidates:
             return [], 0
@@ -397,10 +423,7 @@ class CoKJudge:
             return Judgement(0.0, f"preparation: {share:.0%} of the samples agree")
         planned = cok.get("planned", 1)
         done = sum(1 for r in cok.get("rationales", []) if r["after"] is not None)
-        plan = _plan(state)
-        plan_done = cok.get("kg_written") or (
-            state.notes.get("hop_i", 0) >= len(plan.hops) if plan else True
-        )
+        plan_done = cok.get("kg_written") or state.reading.pending == 0
         current = 1 if cok.get("stage") != "kg" or plan_done else 0
         corrected = min(planned, done + current)
         if not state.frontier:
@@ -409,11 +432,6 @@ class CoKJudge:
             round(corrected / planned, 4),
             f"{corrected} of {planned} rationale(s) corrected with evidence",
         )
-
-
-def _plan(state: State):
-    plans = state.notes.get("plans")
-    return plans[state.notes.get("plan_i", 0)] if plans else None
 
 
 # -- reading the question (English only; the KB's words come from its own docs) -------------
@@ -433,7 +451,8 @@ def split_question(question: str, kg: KnowledgeGraph) -> tuple[str, str]:
 def claim_words(predicate: str) -> list[str]:
     """Content words of a predicate that a column or a text must account for ("released",
     "based novel"): not function words, comparison words or numbers."""
-    cues = {w for phrases in COMPARISONS.values() for p in phrases for w in p.split()}
+    cues = {w for phrase, _ in (*_BEFORE_VALUE, *_AFTER_VALUE) for w in phrase.split()}
+    cues |= set(SUPERLATIVES)
     words = [normalize(w.strip("?.,!")) for w in predicate.split()]
     return [
         w
@@ -442,39 +461,55 @@ def claim_words(predicate: str) -> list[str]:
     ]
 
 
-def cue_score(predicate: str, op: str) -> float:
-    text = f" {normalize(predicate)} "
-    return 1.0 if any(f" {cue} " in text for cue in COMPARISONS[op]) else 0.0
+def comparison_words(qa, comparison: Comparison) -> list[str]:
+    """The words that say what is compared: the superlative itself ("latest") and the
+    relation words (outside names) around the comparison ("came out before 2005")."""
+    words = [comparison.cue] if comparison.op in ("max", "min") else []
+    words += [
+        qa.words[t]
+        for t in qa.word_tokens
+        if comparison.start - 4 <= t < comparison.end + 3
+    ]
+    return words or [comparison.cue or "value"]
 
 
-def column_score(predicate: str, column: str, doc: str) -> float:
-    """Share of the predicate's content words (comparison words included: "oldest",
-    "most recent") that the column's name or documentation uses (any English form)."""
-    words = [normalize(w.strip("?.,!")) for w in predicate.split()]
-    words = [w for w in words if w and w not in STOPWORDS and w not in _AUX and not w.isdigit()]
-    if not words:
-        return 0.0
-    vocab = {f for w in re.findall(r"[a-z]+", f"{column} {doc}".lower()) for f in word_forms(w)}
-    return sum(1 for w in words if word_forms(w) & vocab) / len(words)
+def column_scores(words: list[str], comparison: Comparison, columns) -> list[float]:
+    """How well each (name, documentation) column means the compared attribute: the best
+    cosine (text model) of a compared word with the column's name or documentation, and for
+    a comparison about time, with the idea of a year."""
+    from core.textmodel import text_model
+
+    model = text_model()
+    if not columns:
+        return []
+    vecs = model.embed_words(words)
+    out = []
+    for name, doc in columns:
+        texts = [name.replace("_", " ")] + [p.strip() for p in re.split(r"[;,]", doc) if p.strip()]
+        sims = vecs @ model.embed_many(texts).T
+        score = float(sims.max()) if sims.size else 0.0
+        if comparison.temporal:
+            score = max(score, float(model.embed(texts[0]) @ model.embed("year")))
+        out.append(score)
+    return out
+
+
+def best_column(words: list[str], comparison: Comparison, home) -> dict | None:
+    """The documented numeric column that means the compared attribute best, over all tables."""
+    best = None
+    for table in list_tables(home):
+        columns = numeric_columns(table)
+        for (column, _), score in zip(columns, column_scores(words, comparison, columns),
+                                      strict=True):  # fmt: skip
+            if best is None or score > best["score"]:
+                best = {"table": table.name, "column": column, "score": round(score, 3)}
+    return best
 
 
 def numeric_columns(info: TableInfo) -> list[tuple[str, str]]:
     """(name, documentation) of a table's numeric columns."""
     numeric = ("INT", "BIGINT", "DOUBLE", "FLOAT", "DECIMAL", "HUGEINT", "SMALLINT", "REAL")
     return [(c, info.comments.get(c, "")) for c, t in info.columns if t.upper().startswith(numeric)]
-
-
-def best_column(predicate: str, home) -> dict | None:
-    """The documented numeric column the predicate names best, over all tables."""
-    best = None
-    has_cue = any(cue_score(predicate, op) for op in COMPARISONS) or _NUMBER.search(predicate)
-    for table in list_tables(home):
-        for column, doc in numeric_columns(table):
-            score = column_score(predicate, column, doc)
-            score = 0.5 * score + (0.5 if has_cue and score > 0 else 0.0)
-            if best is None or score > best["score"]:
-                best = {"table": table.name, "column": column, "score": round(score, 3)}
-    return best
 
 
 def key_column(table: str, labels: list[str], home) -> str:
@@ -494,17 +529,18 @@ def key_column(table: str, labels: list[str], home) -> str:
     return best
 
 
-def fill_sql(table: str, key: str, column: str, op: str, value, restrict) -> str:
+def fill_sql(table: str, key: str, column: str, op: str, values, restrict) -> str:
     where = f'"{key}" IN ({", ".join(_lit(x) for x in restrict)})' if restrict else "TRUE"
-    if op in (">", "<"):
-        return (
-            f'SELECT "{key}", "{column}" FROM "{table}"\nWHERE {where} AND "{column}" {op} {value}'
-        )
-    agg = "max" if op == "max" else "min"
-    return (
-        f'SELECT "{key}", "{column}" FROM "{table}"\nWHERE {where} AND "{column}" = '
-        f'(SELECT {agg}("{column}") FROM "{table}" WHERE {where})'
-    )
+    head = f'SELECT "{key}", "{column}" FROM "{table}"\nWHERE {where} AND '
+    if op == "between":
+        return head + f'"{column}" BETWEEN {_num(values[0])} AND {_num(values[1])}'
+    if op in ("max", "min"):
+        return head + (f'"{column}" = (SELECT {op}("{column}") FROM "{table}" WHERE {where})')
+    return head + f'"{column}" {op} {_num(values[0])}'
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
 def sql_key(sql: str) -> str:

@@ -15,9 +15,9 @@ from core.kg.source import path_sparql
 from core.kg.store import KnowledgeGraph
 from core.llm import prompts
 from core.llm.client import LLM, Choice, LLMFault
-from core.llm.source import LLMSource
+from core.llm.source import LLMSource, final_answer
 from core.loop import LoopSettings, State
-from core.question import analyse
+from core.analysis import analyse
 from core.trace import Action, Answer, Step, Triple
 from core.wkm.actions import STOP, path_keys
 from core.wkm.guide import Guide, with_stop
@@ -53,18 +53,11 @@ def log_mix(p_llm: list[float], prior: list[float], weight: float) -> list[float
 
 def link_topics(kg: KnowledgeGraph, state: State) -> list[tuple[str, str]]:
     """Linked (node id, mention text) pairs, best first (rule entity linking)."""
+    from core.agents.rules import linked_entities
+
     qa = analyse(state.question, kg)
-    state.notes["analysis"] = qa
-    state.notes["linked"] = [
-        {
-            "text": m.text,
-            "ids": list(m.ids[:3]),
-            "labels": [kg.label(i) for i in m.ids[:3]],
-            "score": round(m.link_score, 3),
-            "bracketed": m.bracketed,
-        }
-        for m in qa.entities[:5]
-    ]
+    state.reading.analysis = qa
+    state.reading.linked = linked_entities(kg, qa)
     out, seen = [], set()
     for m in qa.entities:
         for node in m.ids[:2]:
@@ -86,7 +79,7 @@ class CoTAgent:
 
     def reason(self, state: State, memory: list[Step]) -> Action | None:
         if memory:
-            state.notes["stop_reason"] = "the chain of thought is written"
+            state.stop_reason = "the chain of thought is written"
             return None
         k = self.samples
         return Action(
@@ -101,7 +94,7 @@ class CoTAgent:
 
     def summarize(self, state: State, memory: list[Step]) -> tuple[list[Answer], int]:
         total = sum(state.support.values()) or 1
-        by_answer = {s["answer"]: s["passage"] for s in state.notes.get("samples", [])}
+        by_answer = {final_answer(p.text): p.id for p in state.passages if not p.verified}
         answers = []
         for node in sorted(state.frontier, key=lambda n: -state.support.get(n, 0)):
             label = node_label(None, node)
@@ -136,14 +129,14 @@ class OneShotAgent:
 
     def reason(self, state: State, memory: list[Step]) -> Action | None:
         if memory:
-            state.notes["stop_reason"] = "one-shot: one retrieval, then the answer"
+            state.stop_reason = "one-shot: one retrieval, then the answer"
             return None
         topics = link_topics(self.kg, state)
         if not topics:
-            state.notes["stop_reason"] = "no entity of the knowledge graph is named in the question"
+            state.stop_reason = "no entity of the knowledge graph is named in the question"
             return None
         anchors = [node for node, _ in topics[:2]]
-        plans = self.planner.plans(state.notes["analysis"], limit=6)
+        plans = self.planner.plans(state.reading.analysis, limit=6)
         paths = [(p.anchor, p.hops) for p in plans if p.anchor in anchors]
         names = ", ".join(self.kg.label(a) for a in anchors)
         return Action(
@@ -173,7 +166,7 @@ class OneShotAgent:
         best, choice, fault = decide(self.llm, prompt, options, "answer", state)
         probs = choice.probs if choice else [1.0 / (i + 1) for i in range(len(options))]
         if fault:
-            state.notes["stop_reason"] = f"answer choice failed ({fault})"
+            state.stop_reason = f"answer choice failed ({fault})"
         order = sorted(range(len(options)), key=lambda i: -probs[i])
         answers = [
             Answer(
@@ -221,19 +214,19 @@ class IterativeAgent:
         elif state.last_step is not None:
             self._remember(state, state.last_step)
         if len(notes["path"]) >= self.max_hops:
-            notes["stop_reason"] = f"{self.max_hops} hops walked"
+            state.stop_reason = f"{self.max_hops} hops walked"
             return None
         candidates = self._candidates(state)
         if not candidates:
-            notes["stop_reason"] = "the current entities have no relation left to follow"
+            state.stop_reason = "the current entities have no relation left to follow"
             return None
         s = self.settings
         if (
             notes["path"] and s.prior > 0 and not s.exhaustive
-            and candidates[0].rule_score <= -100 and not notes.get("wkm_guided")
+            and candidates[0].rule_score <= -100 and not state.walk.guided
             and not self._knowledge_goes_on(state)
         ):  # fmt: skip
-            notes["stop_reason"] = "no rule plan continues the path walked so far"
+            state.stop_reason = "no rule plan continues the path walked so far"
             return None
         return self._relation_action(state, memory, candidates)
 
@@ -249,7 +242,7 @@ class IterativeAgent:
         notes = state.notes
         topics = link_topics(self.kg, state)
         if not topics:
-            notes["stop_reason"] = "no entity of the knowledge graph is named in the question"
+            state.stop_reason = "no entity of the knowledge graph is named in the question"
             return False
         topics = topics[: max(1, self.settings.width)]
         options = _distinct_labels(self.kg, [n for n, _ in topics])
@@ -263,7 +256,11 @@ class IterativeAgent:
             prior,
             self.settings.prior,
         )
-        node, notes["wkm_mention"] = topics[best]
+        node, state.walk.mention = topics[best]
+        qa = state.reading.analysis
+        state.reading.used = tuple(
+            m for m in qa.entities if m.text == state.walk.mention and node in m.ids
+        )[:1]
         notes.update(topic=node, path=[], tried=set(), history=[], plans=None)
         notes["topic_choice"] = _choice_record(options, choice, fault, best, prior)
         state.frontier, state.support = {node: []}, {node: 1}
@@ -319,7 +316,10 @@ class IterativeAgent:
         """Best score of a rule plan that continues the path walked so far with each hop."""
         notes = state.notes
         if notes["plans"] is None:
-            notes["plans"] = self.planner.plans(notes["analysis"], limit=40)
+            notes["plans"] = self.planner.plans(state.reading.analysis, limit=40)
+            state.reading.ceiling = max(
+                (p.features.get("coverage", 0.0) for p in notes["plans"]), default=0.0
+            )
         plans: list[Plan] = notes["plans"]
         path, t = notes["path"], len(notes["path"])
         scores: dict[tuple[str, str], float] = {}
@@ -357,14 +357,15 @@ class IterativeAgent:
         if self.guide is not None:
             best = self._guided(state, walked, shown, cands, choice, best, known, details)
             if best < 0:
-                notes["stop_reason"] = "similar expert runs stopped here (state knowledge)"
+                state.stop_reason = "similar expert runs stopped here (state knowledge)"
                 return None
         chosen = shown[best]
         start = list(state.frontier)
         if s.exhaustive and len(start) > s.width:
             start, details["entity_choice"] = self._prune_entities(state, facts, start)
         notes["path"] = [*notes["path"], (chosen.rel, chosen.direction)]
-        notes["wkm_walked"] = path_keys(notes["path"])
+        state.walk.walked = path_keys(notes["path"])
+        state.reading.hops = list(notes["path"])  # what the judge reads as walked
         details["candidates"] = len(cands)
         return Action(
             kind="hop",
@@ -408,7 +409,7 @@ class IterativeAgent:
             if mixed < 0:
                 return -1
         if shown[mixed].rule_score <= -100:
-            state.notes["wkm_guided"] = True  # a path no rule plan covers: the guide leads
+            state.walk.guided = True  # a path no rule plan covers: the guide leads
         return mixed
 
     def _prune_entities(self, state: State, known: list[Triple], nodes: list[str]):
@@ -444,7 +445,7 @@ class IterativeAgent:
             return [], 0
         best = max(history, key=lambda h: (h["reward"], -h["step"]))
         if best["step"] != last.index:
-            notes["stop_reason"] = (
+            state.stop_reason = (
                 f"answer from step {best['step']} (judge reward {best['reward']:.2f}, the best)"
             )
         frontier, support = best["frontier"], best["support"]

@@ -1,35 +1,108 @@
 """Relation-path planning by rules: which topic entity, which relations, in which order.
 
-A plan is a topic entity, a path of (relation, direction) hops and optional constraints to
-other topic entities. Plans are enumerated over the KB's real relations (the anchor's own
-roles, then the relations that co-occur on the nodes each hop reaches) and scored with
-explainable features; the trace shows the features of the chosen plan and its rivals.
+A plan is a topic entity, a path of (relation, direction) hops, optional constraints to other
+topic entities ("which players of club Y play as goalkeeper") and optional filters on literal
+values ("released before 2005", "the latest"). Plans are enumerated over the KB's real
+relations (the anchor's own roles, then the relations that co-occur on the nodes each hop
+reaches) and scored by a weighted sum of explainable features — how much of the question the
+path explains (core.analysis.explain), the answer type, word order, shape, linking — whose
+weights were fitted on the dev sets (`planner_weights.json`, `scripts/fit_planner.py`). The
+trace shows the features of the chosen plan and its rivals.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 
+import numpy as np
+
+from core.analysis import (
+    TAU_SOFT,
+    EntityMention,
+    QuestionAnalysis,
+    anchor_kind,
+    answer_fit,
+    explain_key,
+    explain_paths,
+    implies_first_hop,
+    nearest_relation,
+    path_reach,
+    rule_type_fit,
+)
+from core.constraints import Comparison
+from core.kg.semantics import semantics_for
 from core.kg.store import KnowledgeGraph
-from core.question import EntityMention, QuestionAnalysis, align, answer_type_fit
+from core.text import tokens, word_forms
 
 Hop = tuple[str, str]  # (relation id, "out" | "in")
 
 MAX_PATHS = 2000  # per topic entity
+PROMISING = 60  # paths per topic entity that get the full features (see _promising)
+PROMISING_HOP = 0.05
 ANCHOR_MARGIN = 1.0  # plan only from names linked within this of the best
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
-W_COVERAGE = 3.0  # share of the question's relation words the plan explains
-W_UNEXPLAINED = 1.0  # per hop no word of the question explains
-W_UNUSED = 0.3  # per relation phrase of the question that no hop takes
-W_SHARE = 0.3  # per hop that walks back over the relation it arrived by (explained by shape)
-W_SWITCH = 0.6  # per unusual change of role at an intermediate node (1 - how common it is)
-W_TYPE = 1.0  # the answer is the kind the question asks for
-W_ORDER = 0.5  # the last hop is the relation named next to the wh-word / focus noun
-W_HOP = 0.15  # per hop: prefer the shorter of two equally good explanations
-W_LINK = 0.5  # confidence of the entity link
-W_CONSTRAINT = 0.6  # a second topic entity the plan uses
-W_IGNORED = 1.0  # per capitalised or bracketed name in the question the plan does not use
+NAMED_AT = 0.45  # a relation some question word matches this well counts as named
+WEIGHTS_FILE = Path(__file__).with_name("planner_weights.json")
+ANSWER_KINDS = ("person", "place", "time", "number", "thing", "choice")
+# English modifiers that mark a variant of a relation ("former club", "previous employer")
+MARKED_MODIFIERS = frozenset(
+    "former previous past ex old original earlier late deceased second alternative".split()
+)
+FEATURES = (
+    "coverage", "coverage_soft", "coverage_lex", "unexplained_hops", "unnamed_hops_lex",
+    "shared_hops", "uncued_shared_hops", "min_support", "inversions", "merged_words",
+    "role_switch", "hops", "link", "anchor_rank", "constraints", "class_constraints",
+    "filters", "unused_comparisons", "ignored_names", "path_similarity", "unmarked_modifiers",
+    "answers_focus_kind", "value_answer", "type_rule", "order_rule",
+    *(f"type_{kind}" for kind in ANSWER_KINDS),
+)  # fmt: skip
+DEFAULT_WEIGHTS = {
+    "coverage": 3.0,
+    "unexplained_hops": -1.0,
+    "shared_hops": -0.3,
+    "uncued_shared_hops": -0.8,
+    "min_support": 1.0,
+    "inversions": -0.5,
+    "role_switch": -0.6,
+    "type_person": 1.0,
+    "type_place": 1.0,
+    "type_time": 1.0,
+    "type_number": 1.0,
+    "type_thing": 0.5,
+    "type_choice": 1.0,
+    "class_constraints": 0.3,
+    "hops": -0.15,
+    "link": 0.5,
+    "constraints": 0.6,
+    "filters": 0.6,
+    "unused_comparisons": -1.0,
+    "ignored_names": -1.0,
+    "path_similarity": 0.5,
+    "unmarked_modifiers": -1.0,
+}
+
+
+def load_weights(path: Path = WEIGHTS_FILE) -> dict[str, float]:
+    """The fitted feature weights (the defaults where a feature has none)."""
+    weights = dict(DEFAULT_WEIGHTS)
+    if path.is_file():
+        weights.update(json.loads(path.read_text())["weights"])
+    return weights
+
+
+WEIGHTS = load_weights()
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A literal comparison on the answers: `relation` reaches a value that must satisfy
+    `comparison` (a superlative keeps the answers with the largest or smallest value)."""
+
+    relation: str
+    comparison: Comparison
 
 
 @dataclass
@@ -39,47 +112,73 @@ class Plan:
     hops: list[Hop]
     constraints: list[tuple[str, str, str]] = field(default_factory=list)  # (anchor, rel, dir)
     constraint_mentions: list[EntityMention] = field(default_factory=list)
+    filters: list[Filter] = field(default_factory=list)
     score: float = 0.0
     features: dict[str, float] = field(default_factory=dict)
+    exclude_topic: bool = False  # the topic entity is never an answer of this plan
 
     def key(self) -> tuple:
-        return (self.anchor, tuple(self.hops), tuple(self.constraints))
+        return (self.anchor, tuple(self.hops), tuple(self.constraints), tuple(self.filters))
+
+    @property
+    def used(self) -> tuple[EntityMention, ...]:
+        return (self.mention, *self.constraint_mentions)
 
 
 class Planner:
     """Enumerate and score plans for one question on one KB."""
 
-    def __init__(self, kg: KnowledgeGraph, max_hops: int = 3, max_anchors: int = 4):
+    def __init__(self, kg: KnowledgeGraph, max_hops: int = 3, max_anchors: int = 4,
+                 weights: dict[str, float] | None = None, filters: bool = True):  # fmt: skip
         self.kg = kg
+        self.use_filters = filters  # plan comparisons as literal filters (else a caller does)
         self.max_hops = max_hops
         self.max_anchors = max_anchors
-        idx = kg.index
-        self._rel_code = {r: i for i, r in enumerate(idx.rel_ids)}
+        self.weights = weights or WEIGHTS
+        self.sem = semantics_for(kg)
 
     def plans(self, qa: QuestionAnalysis, limit: int = 8) -> list[Plan]:
-        out: list[Plan] = []
+        """The best `limit` plans, best first, each with its score and features."""
+        candidates: list[Plan] = []
         mentions = _distinct_mentions(qa.entities, self.max_anchors)
         best_link = max((m.link_score for m in mentions), default=0.0)
         for mention in mentions:
             if mention.link_score < best_link - ANCHOR_MARGIN:
                 continue  # far weaker than the best-linked name: not worth planning from
             for anchor in mention.ids[:3]:
-                out.extend(self._plans_for(qa, mention, anchor))
-        out.sort(key=lambda p: (-p.score, len(p.hops)))
+                candidates.extend(self._plans_for(qa, mention, anchor))
+        if not candidates:
+            return []
+        x = self.feature_matrix(candidates, qa)
+        scores = x @ np.array([self.weights.get(f, 0.0) for f in FEATURES])
+        hops = np.array([len(p.hops) for p in candidates])
         seen, ranked = set(), []
-        for plan in out:
-            if plan.key() not in seen:
-                seen.add(plan.key())
-                ranked.append(plan)
-        return ranked[:limit]
+        for i in np.lexsort((hops, -scores)):
+            plan = candidates[int(i)]
+            if plan.key() in seen:
+                continue
+            seen.add(plan.key())
+            plan.score = float(scores[i])
+            plan.features = {f: round(float(v), 4) for f, v in zip(FEATURES, x[i], strict=True)}
+            ranked.append(plan)
+            if len(ranked) == limit:
+                break
+        return ranked
 
     # -- enumeration ------------------------------------------------------------------------
+    def _named(self, qa: QuestionAnalysis, mention: EntityMention) -> set[str]:
+        """Relations some word outside the mention names well (by form or by meaning)."""
+        key = ("named", mention.start, mention.end)
+        if key not in qa._cache:
+            rows = qa.word_rows(mention)
+            best = qa.scores[rows].max(axis=0) if rows else []
+            qa._cache[key] = {r for r, s in zip(self.sem.rel_ids, best) if s >= NAMED_AT}
+        return qa._cache[key]
+
     def _plans_for(self, qa: QuestionAnalysis, mention: EntityMention, anchor: str) -> list[Plan]:
-        mentions = qa.mentions_outside(mention)
-        named = {m.rel_id for m in mentions}
+        named = self._named(qa, mention)
         start_roles = self.kg.index.roles.get(anchor, ())
         paths: list[list[int]] = []
-
         follow, rel_ids = self.kg.index.follow, self.kg.index.rel_ids
 
         def extend(path: list[int], unnamed: int) -> None:
@@ -104,109 +203,317 @@ class Planner:
             extend([code], 0 if rel in named else 1)
 
         plans = []
-        for path in paths:
-            hops = [(self.kg.index.rel_ids[c >> 1], "out" if c % 2 == 0 else "in") for c in path]
-            plan = Plan(anchor, mention, hops)
-            self._add_constraints(plan, qa, path[-1])
-            self._score(plan, qa)
-            plans.append(plan)
+        for path in self._promising(qa, mention, paths):
+            hops = [(rel_ids[c >> 1], "out" if c % 2 == 0 else "in") for c in path]
+            back = qa.asks_for_others or _walks_back(self.sem, hops)
+            filters = self._filters(qa, path[-1])
+            for constraints, mentions in self._constraints(qa, mention, anchor, path[-1]):
+                plans.append(Plan(anchor, mention, hops, list(constraints), list(mentions),
+                                  list(filters), exclude_topic=back))  # fmt: skip
         return plans
 
-    def _add_constraints(self, plan: Plan, qa: QuestionAnalysis, last: int) -> None:
-        """Other topic entities in the question constrain the answer if the schema allows it."""
+    def _promising(self, qa: QuestionAnalysis, mention: EntityMention,
+                   paths: list[list[int]]) -> list[list[int]]:  # fmt: skip
+        """At most PROMISING paths of one topic entity, by a cheap bound of what they could
+        explain (each word's best match among the path's roles, weighted by need), so only
+        those get the full features."""
+        if len(paths) <= PROMISING:
+            return paths
+        rows = qa.word_rows(mention)
+        if not rows:
+            return sorted(paths, key=len)[:PROMISING]
+        table = qa.explains[rows]  # (w, roles + 1)
+        need = qa.need[rows]
+        k = max(len(p) for p in paths)
+        codes = np.full((len(paths), k), -1, np.int64)
+        for i, p in enumerate(paths):
+            codes[i, : len(p)] = p
+        got = table[:, codes].max(axis=2)  # (w, n)
+        explained = np.exp(np.minimum(0.0, got - qa.best[rows][:, None]) / TAU_SOFT)
+        bound = need @ explained - PROMISING_HOP * (codes >= 0).sum(axis=1)
+        keep = np.argsort(-bound, kind="stable")[:PROMISING]
+        return [paths[i] for i in sorted(keep)]
+
+    def _constraints(self, qa: QuestionAnalysis, mention: EntityMention, anchor: str,
+                     last: int) -> list[tuple[tuple, tuple]]:  # fmt: skip
+        """(constraints, their mentions) variants for plans ending in role `last`: none, and
+        the other names of the question that constrain the answers (a named entity, or a
+        common noun that is a node: "which *lawyers* were born in X"). Memoised."""
+        key = ("constraints", mention.start, mention.end, anchor, last)
+        if key in qa._cache:
+            return qa._cache[key]
         reach = self.kg.index.follow.get(last, {})  # roles the answers can play
-        named = {m.rel_id for m in qa.mentions_outside(plan.mention)}
-        relation_words = {m.token for m in qa.relation_mentions}
-        for other in qa.entities:
-            # a written name, or the noun the question asks about ("which goalkeeper ...")
-            # when it is no relation word; the latter only over a relation the question names
-            focus_noun = (
-                other.start == qa.focus
-                and other.end == qa.focus + 1
-                and qa.focus not in relation_words
-            )
-            if other.overlaps(plan.mention) or not (
-                other.capitalized or other.bracketed or focus_noun
-            ):
+        named = self._named(qa, mention)
+        constraints, mentions = [], []
+        for other in _distinct_mentions(qa.entities, 6):
+            if other.overlaps(mention) or any(other.overlaps(m) for m in mentions):
                 continue
-            if any(other.overlaps(m) for m in plan.constraint_mentions):
-                continue
+            if not other.named and not qa.describes_answer(other):
+                continue  # a common noun constrains only the answer ("which *lawyers* …")
             best = None
             for other_id in other.ids[:2]:
+                if other_id == anchor:
+                    continue
                 for code in self.kg.index.roles.get(other_id, ()):
                     answer_role = code ^ 1  # the role the answer plays on that edge
                     if answer_role not in reach:
                         continue
                     rel = self.kg.index.rel_ids[code >> 1]
-                    rank = (rel in named, -self.kg.relation(rel).count)
+                    rank = (rel in named, reach[answer_role], -self.kg.relation(rel).count)
                     direction = "out" if answer_role % 2 == 0 else "in"
                     if best is None or rank > best[0]:
                         best = (rank, other_id, rel, direction)
-            if best and (not focus_noun or best[2] in named):
-                plan.constraints.append((best[1], best[2], best[3]))
-                plan.constraint_mentions.append(other)
+            if best:
+                constraints.append((best[1], best[2], best[3]))
+                mentions.append(other)
+        out = [((), ())]
+        if constraints:
+            out.append((tuple(constraints), tuple(mentions)))
+        qa._cache[key] = out
+        return out
 
-    # -- scoring ----------------------------------------------------------------------------
-    def _context(self, qa: QuestionAnalysis, used: tuple[EntityMention, ...]) -> tuple:
-        """Per topic-entity choice (shared by all its plans): the relation named nearest the
-        focus, and how many names of the question the choice leaves unused."""
-        key = ("plan-context", *((u.start, u.end) for u in used))
-        if key not in qa._cache:
-            mentions = qa.mentions_outside(*used)
-            nearest_rel = None
-            if qa.focus is not None and mentions:
-                nearest = min(mentions, key=lambda m: (abs(m.token - qa.focus), -m.weight))
-                nearest_rel = nearest.rel_id
-            ignored = sum(
-                1
-                for m in _distinct_mentions(qa.entities, 6)
-                if (m.capitalized or m.bracketed) and not any(m.overlaps(u) for u in used)
-            )
-            qa._cache[key] = (nearest_rel, ignored)
+    def _filters(self, qa: QuestionAnalysis, last: int) -> tuple[Filter, ...]:
+        """Each comparison of the question applies to the literal attribute of the answers
+        that the words around it name best (a year for "before 2005", "the latest")."""
+        key = ("filters", last)
+        if key in qa._cache:
+            return qa._cache[key]
+        out = []
+        for comparison in qa.comparisons if self.use_filters else ():
+            attribute = self.filter_attribute(qa, last, comparison)
+            if attribute is not None:
+                out.append(Filter(attribute, comparison))
+        qa._cache[key] = tuple(out)
         return qa._cache[key]
 
-    def _score(self, plan: Plan, qa: QuestionAnalysis) -> None:
-        """Explainable score: alignment of hops with the question's words (see
-        core.question.align), answer type, word order, shape and linking terms."""
-        used = (plan.mention, *plan.constraint_mentions)
-        fit = align(qa, plan.hops, [r for _, r, _ in plan.constraints], used)
-        roles = [self._rel_code[r] * 2 + (0 if d == "out" else 1) for r, d in plan.hops]
-        switch_cost = sum(
-            1.0 - self.kg.index.follow.get(prev, {}).get(cur, 0.0)
-            for prev, cur in zip(roles, roles[1:], strict=False)
-            if prev >> 1 != cur >> 1
-        )
-        last_rel, last_dir = plan.hops[-1]
-        type_fit = answer_type_fit(qa, self.kg, last_rel, last_dir)
-        nearest_rel, ignored = self._context(qa, used)
-        order = 1.0 if nearest_rel == last_rel else 0.0
-        features = {
-            "coverage": round(fit.coverage, 3),
-            "unexplained_hops": fit.unexplained,
-            "shared_hops": fit.shares,
-            "unused_phrases": fit.unused,
-            "role_switch": round(switch_cost, 3),
-            "answer_type": type_fit,
-            "order": order,
-            "hops": len(plan.hops),
-            "link": round(plan.mention.link_score, 3),
-            "constraints": len(plan.constraints),
-            "ignored_names": ignored,
+    def filter_attribute(self, qa: QuestionAnalysis, last: int, comparison: Comparison
+                         ) -> str | None:  # fmt: skip
+        """The literal relation of the nodes reached by role `last` that a comparison is
+        about: a year for time ("before 2005", "the latest"), else a number, the one the words
+        around the comparison name best."""
+        rel_ids = self.kg.index.rel_ids
+        options = []
+        for code in self.kg.index.follow.get(last, {}):
+            if code % 2:
+                continue  # literal values are objects: the answer is the subject
+            rel = rel_ids[code >> 1]
+            kind = self.kg.relation(rel).object_kind
+            if kind not in ("year", "number") or (comparison.temporal and kind != "year"):
+                continue
+            options.append((self._attribute_score(qa, comparison, rel), rel))
+        return max(options)[1] if options else None
+
+    def _attribute_score(self, qa: QuestionAnalysis, comparison: Comparison, rel: str) -> float:
+        r = self.sem.code[rel]
+        near = [
+            row
+            for row, t in enumerate(qa.word_tokens)
+            if comparison.start - 4 <= t < comparison.end + 3
+        ]
+        named = max((float(qa.scores[row, r]) for row in near), default=0.0)
+        return named + 0.01 * math.log1p(self.kg.relation(rel).count)
+
+    # -- scoring ----------------------------------------------------------------------------
+    def _context(self, qa: QuestionAnalysis, used: tuple[EntityMention, ...]) -> int:
+        """How many written names of the question a choice of topic entities leaves unused."""
+        key = ("plan-context", *((u.start, u.end) for u in used))
+        if key not in qa._cache:
+            qa._cache[key] = sum(
+                1
+                for m in _distinct_mentions(qa.entities, 6)
+                if m.named and not any(m.overlaps(u) for u in used)
+            )
+        return qa._cache[key]
+
+    def feature_matrix(self, plans: list[Plan], qa: QuestionAnalysis) -> np.ndarray:
+        """(plans × FEATURES), in bulk per choice of topic entities (the relation words left
+        to explain depend on which names a plan uses)."""
+        x = np.zeros((len(plans), len(FEATURES)))
+        groups: dict[tuple, list[int]] = {}
+        for i, plan in enumerate(plans):
+            key = (plan.anchor, *((u.start, u.end) for u in plan.used))
+            groups.setdefault(key, []).append(i)
+        for rows in groups.values():
+            x[rows] = self._features([plans[i] for i in rows], qa)
+        return x
+
+    def _features(self, plans: list[Plan], qa: QuestionAnalysis) -> np.ndarray:
+        """The explainable features of plans that use the same names (what the weights
+        multiply), one row per plan in FEATURES order."""
+        code = self.sem.code
+        used = plans[0].used
+        k = max(len(p.hops) for p in plans)
+        n = len(plans)
+        paths = np.full((n, k), -1, np.int64)
+        for i, p in enumerate(plans):
+            paths[i, : len(p.hops)] = [code[r] * 2 + (0 if d == "out" else 1) for r, d in p.hops]
+        extras = [[code[r] for _, r, _ in p.constraints] + [code[f.relation] for f in p.filters]
+                  for p in plans]  # fmt: skip
+        m = max((len(e) for e in extras), default=0)
+        extra = np.full((n, m), -1, np.int64) if m else None
+        for i, e in enumerate(extras):
+            if e:
+                extra[i, : len(e)] = e
+        anchor = plans[0].anchor
+        implied = implies_first_hop(self.kg, anchor)
+        reach = path_reach(self.sem, anchor, paths)
+        fits = explain_paths(qa, paths, used, extra, anchor, implied,
+                             anchor_kind(qa, self.kg, anchor, plans[0].mention), reach)  # fmt: skip
+        for i, p in enumerate(plans):  # the judge reads these (core.analysis.explain)
+            side = [r for _, r, _ in p.constraints] + [f.relation for f in p.filters]
+            qa._cache.setdefault(explain_key(anchor, p.hops, side, used), (fits, i))
+        hops = (paths >= 0).sum(axis=1)
+        last = paths[np.arange(n), hops - 1]
+        switch = np.zeros(n)
+        share = self.sem.follow_share
+        for j in range(1, k):
+            prev, cur = paths[:, j - 1], paths[:, j]
+            real = (cur >= 0) & ((prev >> 1) != (cur >> 1))
+            switch += np.where(real, 1.0 - share[prev, cur], 0.0)
+        support = np.where(paths >= 0, fits.support, np.inf).min(axis=1)
+        named = sum(m.named for m in plans[0].constraint_mentions)
+        columns = {
+            "coverage": fits.coverage,
+            "coverage_soft": fits.coverage_soft,
+            "unexplained_hops": fits.unexplained,
+            "shared_hops": fits.shares,
+            "uncued_shared_hops": fits.bare_shares,
+            "min_support": support,
+            "inversions": fits.inversions,
+            "merged_words": fits.merged,
+            "role_switch": switch,
+            "hops": hops,
+            "link": plans[0].mention.link_score,
+            # the mention's other readings come after the one written exactly as the KB does
+            "anchor_rank": plans[0].mention.ids.index(anchor),
+            "constraints": named,
+            "class_constraints": len(plans[0].constraint_mentions) - named,
+            "filters": np.array([len(p.filters) for p in plans]),
+            "unused_comparisons": np.array([len(qa.comparisons) - len(p.filters) for p in plans]),
+            "ignored_names": self._context(qa, used),
+            "unmarked_modifiers": self._marked(qa, used)[paths].sum(axis=1),
+            "answers_focus_kind": self._focus_kind(qa)[last],
+            "value_answer": self._value_answer(qa)[last],
+            "coverage_lex": fits.coverage_lex,
+            "unnamed_hops_lex": fits.unnamed_lex,
+            "type_rule": self._rule_types(qa)[last],
+            "order_rule": (last >> 1) == nearest if (nearest := self._nearest(qa, used)) is not None
+            else 0.0,
+            "path_similarity": self._path_similarity(qa, used, paths),
         }
-        plan.score = (
-            W_COVERAGE * fit.coverage
-            - W_UNEXPLAINED * fit.unexplained
-            - W_SHARE * fit.shares
-            - W_UNUSED * fit.unused
-            - W_SWITCH * switch_cost
-            + W_TYPE * type_fit
-            + W_ORDER * order
-            - W_HOP * len(plan.hops)
-            + W_LINK * plan.mention.link_score
-            + W_CONSTRAINT * len(plan.constraints)
-            - W_IGNORED * ignored
-        )
-        plan.features = features
+        types = self._answer_types(qa, paths, reach)  # (n, kinds)
+        for j, kind in enumerate(ANSWER_KINDS):
+            columns[f"type_{kind}"] = types[:, j]
+        return np.column_stack([np.broadcast_to(columns[f], (n,)) for f in FEATURES])
+
+    def _rule_types(self, qa: QuestionAnalysis) -> np.ndarray:
+        if "rule-types" not in qa._cache:
+            n = 2 * len(self.sem.rel_ids)
+            out = np.zeros(n + 1)
+            for code in range(n):
+                out[code] = rule_type_fit(qa, self.kg, code)
+            qa._cache["rule-types"] = out
+        return qa._cache["rule-types"]
+
+    def _nearest(self, qa: QuestionAnalysis, used) -> int | None:
+        key = ("nearest", *((u.start, u.end) for u in used))
+        if key not in qa._cache:
+            qa._cache[key] = nearest_relation(qa, used)
+        return qa._cache[key]
+
+    def _value_answer(self, qa: QuestionAnalysis) -> np.ndarray:
+        """Per role (+ padding): how much arriving over it gives bare values (genres, tags)
+        when the question asks for things by a noun that names no relation ("which
+        *movies* …" asks for entities, not for what they have)."""
+        if "value-answer" not in qa._cache:
+            out = np.zeros(2 * len(self.sem.rel_ids) + 1)
+            focus = qa.answer.focus
+            row = next((i for i, t in enumerate(qa.word_tokens) if t == focus), None)
+            if qa.answer.wh == "thing" and row is not None:
+                names = qa.role_names[row] >= NAMED_AT
+                out = np.where(names, 0.0, self.sem.values)
+            qa._cache["value-answer"] = out
+        return qa._cache["value-answer"]
+
+    def _focus_kind(self, qa: QuestionAnalysis) -> np.ndarray:
+        """Per role (+ padding): 1 when arriving over it gives things of the same kind as a
+        node the noun asked about names ("which *lawyers* …" answered by professions, not by
+        the people who are lawyers)."""
+        if "focus-kind" not in qa._cache:
+            out = np.zeros(2 * len(self.sem.rel_ids) + 1)
+            focus = qa.answer.focus
+            for m in qa.entities:
+                if not m.named and focus is not None and m.start <= focus < m.end:
+                    for node in m.ids[:2]:
+                        for code in self.kg.index.roles.get(node, ()):
+                            out[code ^ 1] = 1.0  # the role that reaches such nodes
+            qa._cache["focus-kind"] = out
+        return qa._cache["focus-kind"]
+
+    def _marked(self, qa: QuestionAnalysis, used) -> np.ndarray:
+        """Per role (+ padding): 1 when the relation's name carries a marked modifier the
+        question does not say ("*former* club" for "X's club", "*ex* wife"): the unmarked
+        reading is meant unless the question marks it."""
+        key = ("marked", *((u.start, u.end) for u in used))
+        if key not in qa._cache:
+            said = {w for r in qa.word_rows(*used) for w in [qa.words[qa.word_tokens[r]]]}
+            said |= {f for w in said for f in word_forms(w)}
+            out = np.zeros(2 * len(self.sem.rel_ids) + 1)
+            for i, rel in enumerate(self.sem.rel_ids):
+                words = set(tokens(self.kg.label(rel)))
+                marked = words & MARKED_MODIFIERS
+                if marked and not any(m in said or word_forms(m) & said for m in marked):
+                    out[2 * i] = out[2 * i + 1] = 1.0
+            qa._cache[key] = out
+        return qa._cache[key]
+
+    def _answer_types(self, qa: QuestionAnalysis, paths: np.ndarray, reach) -> np.ndarray:
+        """(paths × kinds): answer_fit of where each path ends, in the column of the kind of
+        question asked (who, where, when, how many, a type noun, a choice) — how far each
+        kind can be trusted differs, so each has its own weight."""
+        out = np.zeros((len(paths), len(ANSWER_KINDS)))
+        if qa.answer.wh not in ANSWER_KINDS:
+            return out
+        j = ANSWER_KINDS.index(qa.answer.wh)
+        vecs, index = reach
+        n = len(paths)
+        hops = (paths >= 0).sum(axis=1)
+        last = paths[np.arange(n), hops - 1]
+        rows = index[np.arange(n), hops - 1]  # the vector of what each path's last hop reaches
+        fits: dict[int, float] = {}
+        for row, code in set(zip(rows.tolist(), last.tolist(), strict=True)):
+            rel = self.sem.rel_ids[code >> 1]
+            fits[row] = answer_fit(qa, self.kg, rel, "out" if code % 2 == 0 else "in",
+                                   reached=vecs[row])  # fmt: skip
+        out[:, j] = [fits[r] for r in rows.tolist()]
+        return out
+
+    def _path_similarity(self, qa: QuestionAnalysis, used, paths: np.ndarray) -> np.ndarray:
+        """cos(the question's relation words, the path's relation names), both as mean
+        vectors: the verbalised path against the question, order aside."""
+        rows = qa.word_rows(*used)
+        if not rows:
+            return np.zeros(len(paths))
+        key = ("qvec", *((u.start, u.end) for u in used))
+        if key not in qa._cache:
+            qa._cache[key] = self.sem.model.embed(
+                " ".join(qa.words[qa.word_tokens[r]] for r in rows)
+            )
+        labels = self.sem.label_vecs[np.maximum(paths, 0) >> 1]  # (n, K, d)
+        labels = labels * (paths >= 0)[:, :, None]
+        mean = labels.sum(axis=1)
+        norms = np.linalg.norm(mean, axis=1)
+        return np.where(norms > 0, (mean @ qa._cache[key]) / np.maximum(norms, 1e-9), 0.0)
+
+
+def _walks_back(sem, hops: list[Hop]) -> bool:
+    """Does the path walk out and straight back over one relation (or its stored inverse)?
+    Then the topic is trivially reached again and the question means other things ("films
+    that share actors with X", "X's siblings" as parent → child)."""
+    return any(
+        sem.same_relation((a[0], "in" if a[1] == "out" else "out"), b)
+        for a, b in zip(hops, hops[1:], strict=False)
+    )
 
 
 def rule_prior(scores: list[float]) -> list[float]:

@@ -1,99 +1,158 @@
 """The KG-only agent: soft rules over the graph, no LLM (paradigm `kg-only`).
 
-Reason: on the first step, link the question's entities and rank relation-path plans
-(core.agents.planner); then follow the best plan one hop per step. An empty hop switches to
-the next plan; a finished plan the judge still finds insufficient is extended by one hop
-when a ranked plan continues it.
+Reason: on the first step, read the question against the KB (core.analysis) and rank
+relation-path plans (core.agents.planner); then follow the best plan one hop per step, then
+its constraints (other named entities) and its filters (comparisons on literal values). An
+empty hop switches to the next plan; a finished plan the judge still finds insufficient is
+extended by one hop when a ranked plan continues it.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass, field
+
 from core.agents.planner import Plan, Planner, floored, rule_prior
+from core.analysis import QuestionAnalysis, analyse, attribute_agreement
 from core.kg.source import path_sparql
 from core.kg.store import KnowledgeGraph
 from core.loop import State
-from core.question import analyse
 from core.trace import Action, Answer, Step
 from core.wkm.actions import STOP, path_keys
 from core.wkm.guide import Guide, with_stop
 
 MAX_ANSWERS_WITH_EVIDENCE = 25
-MIN_ANSWER_REWARD = 0.5  # below this the judge calls the path a guess: answer nothing
+MIN_ANSWER_REWARD = 0.1  # below this the judge calls the path a guess: answer nothing
+EXTEND_MARGIN = 1.0  # a longer plan is walked on only if it scores this close to the current
+SWITCH_LOSS = 0.3  # after an empty query, another plan is tried only if it explains about as much
+
+
+@dataclass
+class RulePlanRun:
+    """The rule agent's own state for one run (no other part reads it)."""
+
+    question: str
+    analysis: QuestionAnalysis
+    plans: list[Plan]
+    plan_i: int = 0
+    hop_i: int = 0
+    part_i: int = 0  # constraints, then filters, applied after the hops
+    failed: set = field(default_factory=set)  # (anchor, hops) prefixes that found nothing
+    last_action: Action | None = None
+    why: dict = field(default_factory=dict)  # id(plan) -> what the trace shows of it
+
+    @property
+    def plan(self) -> Plan:
+        return self.plans[self.plan_i]
 
 
 class RuleAgent:
     name = "rules"
 
-    def __init__(self, kg: KnowledgeGraph, max_hops: int = 3, guide: Guide | None = None):
+    def __init__(self, kg: KnowledgeGraph, max_hops: int = 3, guide: Guide | None = None,
+                 filters: bool = True):  # fmt: skip
+        """`filters=False`: comparisons are left to the caller (Chain-of-Knowledge asks a
+        table or calls `attribute_for`)."""
         self.kg = kg
-        self.planner = Planner(kg, max_hops=max_hops)
+        self.planner = Planner(kg, max_hops=max_hops, filters=filters)
         self.guide = guide  # World Knowledge Model: mixes learned P_know into each hop choice
+        self._state: State | None = None
+        self._run: RulePlanRun | None = None
 
-    def reason(self, state: State, memory: list[Step]) -> Action | None:
-        notes = state.notes
-        if "plans" not in notes:
-            if not self._plan(state):
+    def reason(self, state: State, memory: list[Step], question: str | None = None
+               ) -> Action | None:  # fmt: skip
+        """`question`: the part of the question to answer, when another agent delegates one
+        clause (Chain-of-Knowledge's head clause); by default the state's question."""
+        if self._state is not state:
+            self._state, self._run = state, None
+            if not self._plan(state, question or state.question):
                 return None
-        plans: list[Plan] = notes["plans"]
-        last = state.last_step  # the latest step, even when reasoning on a snapshot
-        if last is not None and (last.error or last.candidates == 0):
-            return self._next_plan(state, "the last query found nothing")
-        plan = plans[notes["plan_i"]]
-        hop_i = notes["hop_i"]
-        if hop_i < len(plan.hops):
-            return self._next_hop(state, hop_i)
-        c_i = notes["constraint_i"]
-        if c_i < len(plan.constraints):
-            return self._constraint_action(state, plan, c_i)
-        longer = self._extension(plans, notes["plan_i"])
-        if self.guide is not None:
-            return self._guided_completion(state, plan, longer)
-        if longer is None:
-            notes["stop_reason"] = "the best plan is complete and no ranked plan extends it"
+        run = self._run
+        if run is None:
             return None
-        notes["plan_i"] = longer
-        return self._hop_action(state, plans[longer], hop_i)
+        last = state.last_step  # the latest step, even when reasoning on a snapshot
+        if last is not None and last.action is run.last_action:
+            if last.error or last.candidates == 0:
+                return self._keep(run, self._next_plan(state, "the last query found nothing"))
+        plan = run.plan
+        if run.hop_i < len(plan.hops):
+            return self._keep(run, self._next_hop(state, run.hop_i))
+        parts = len(plan.constraints) + len(plan.filters)
+        if run.part_i < parts:
+            return self._keep(run, self._part_action(state, plan, run.part_i))
+        longer = self._extension(run.plans, run.plan_i)
+        if self.guide is not None:
+            return self._keep(run, self._guided_completion(state, plan, longer))
+        if longer is None:
+            state.stop_reason = "the best plan is complete and no ranked plan extends it"
+            return None
+        run.plan_i = longer
+        return self._keep(run, self._hop_action(state, run.plans[longer], run.hop_i))
+
+    def attribute_for(self, state: State, comparison) -> str | None:
+        """The literal relation of the current candidates a comparison is about (None: they
+        have none), for a caller that applies comparisons itself."""
+        if self._run is None or self._state is not state:
+            return None
+        plan = self._run.plan
+        code = self.planner.sem.code[plan.hops[-1][0]] * 2 + (plan.hops[-1][1] == "in")
+        return self.planner.filter_attribute(self._run.analysis, code, comparison)
+
+    def filtered_sparql(self, state: State, attribute: str, comparison) -> str:
+        """The current plan's whole-path query with one more comparison on `attribute`."""
+        from core.agents.planner import Filter
+
+        plan = self._run.plan
+        extended = Plan(plan.anchor, plan.mention, plan.hops, plan.constraints,
+                        plan.constraint_mentions, [*plan.filters, Filter(attribute, comparison)],
+                        exclude_topic=plan.exclude_topic)  # fmt: skip
+        n = len(extended.constraints) + len(extended.filters)
+        return self._sparql(extended, len(plan.hops), n)
+
+    def started(self, state: State) -> bool:
+        """Has this agent read and planned the question of this run yet?"""
+        return self._state is state
+
+    @staticmethod
+    def _keep(run: RulePlanRun, action: Action | None) -> Action | None:
+        run.last_action = action
+        return action
 
     # -- planning ---------------------------------------------------------------------------
-    def _plan(self, state: State) -> bool:
-        notes = state.notes
-        qa = analyse(state.question, self.kg)
-        notes["analysis"] = qa
-        notes["linked"] = [
-            {
-                "text": m.text,
-                "ids": list(m.ids[:3]),
-                "labels": [self.kg.label(i) for i in m.ids[:3]],
-                "score": round(m.link_score, 3),
-                "bracketed": m.bracketed,
-            }
-            for m in qa.entities[:5]
-        ]
+    def _plan(self, state: State, question: str) -> bool:
+        qa = analyse(question, self.kg)
+        state.reading.analysis = qa
+        state.reading.linked = linked_entities(self.kg, qa)
         if not qa.entities:
-            notes["stop_reason"] = "no entity of the knowledge graph is named in the question"
+            state.stop_reason = "no entity of the knowledge graph is named in the question"
             return False
         plans = self.planner.plans(qa)
         if not plans:
-            notes["stop_reason"] = "the linked entities have no relation to follow"
+            state.stop_reason = "the linked entities have no relation to follow"
             return False
-        notes.update(plans=plans, plan_i=0, hop_i=0, constraint_i=0, failed=set())
-        notes["wkm_mention"] = plans[0].mention.text
+        self._run = RulePlanRun(question, qa, plans)
+        state.walk.mention = plans[0].mention.text
+        state.reading.ceiling = max(p.features.get("coverage", 0.0) for p in plans)
         return True
 
     def _next_plan(self, state: State, why: str) -> Action | None:
-        notes = state.notes
-        failed = notes["plans"][notes["plan_i"]]
+        run = self._run
+        failed = run.plan
         if state.last_step is not None and state.last_step.action.kind == "hop":
             # a plan starting with the same empty walk would find nothing again: skip it
-            notes["failed"].add((failed.anchor, tuple(failed.hops[: notes["hop_i"]])))
-        notes["plan_i"] += 1
-        while notes["plan_i"] < len(notes["plans"]) and self._dead(
-            notes, notes["plans"][notes["plan_i"]]
-        ):
-            notes["plan_i"] += 1
-        notes.update(hop_i=0, constraint_i=0)
-        if notes["plan_i"] >= len(notes["plans"]):
-            notes["stop_reason"] = f"{why}, and no other plan is left"
+            run.failed.add((failed.anchor, tuple(failed.hops[: run.hop_i])))
+        run.plan_i += 1
+        while run.plan_i < len(run.plans) and self._dead(run, run.plan):
+            run.plan_i += 1
+        run.hop_i, run.part_i = 0, 0
+        if run.plan_i >= len(run.plans):
+            state.stop_reason = f"{why}, and no other plan is left"
+            return None
+        lost = failed.features.get("coverage", 0.0) - run.plan.features.get("coverage", 0.0)
+        if lost > SWITCH_LOSS:  # the KB lacks the fact asked for: say so, do not guess
+            state.stop_reason = (
+                f"{why}; the next plan explains far less of the question "
+                f"({run.plan.features.get('coverage', 0.0):.0%}), so no answer is given"
+            )
             return None
         state.frontier, state.support = {}, {}
         action = self._next_hop(state, 0)
@@ -101,26 +160,30 @@ class RuleAgent:
         return action
 
     @staticmethod
-    def _dead(notes: dict, plan: Plan) -> bool:
+    def _dead(run: RulePlanRun, plan: Plan) -> bool:
         """Does the plan start with a path that already found nothing?"""
         return any(
             anchor == plan.anchor and tuple(plan.hops[: len(hops)]) == hops
-            for anchor, hops in notes["failed"]
+            for anchor, hops in run.failed
         )
 
     @staticmethod
     def _extension(plans: list[Plan], current: int) -> int | None:
         """A ranked plan that continues the current one and explains more of the question
-        (another hop only helps if it takes a relation phrase the current path leaves out)."""
+        (another hop only helps if it explains words the current path leaves unexplained)."""
         base = plans[current]
         for i, other in enumerate(plans):
-            if other.features["unused_phrases"] >= base.features["unused_phrases"]:
+            if other.features.get("coverage", 0) <= base.features.get("coverage", 0) + 0.05:
+                continue
+            if other.score < base.score - EXTEND_MARGIN:
                 continue
             if (
                 i != current
                 and other.anchor == base.anchor
                 and len(other.hops) > len(base.hops)
                 and other.hops[: len(base.hops)] == base.hops
+                and not other.constraints
+                and not other.filters
             ):
                 return i
         return None
@@ -129,19 +192,18 @@ class RuleAgent:
     def _next_hop(self, state: State, hop_i: int) -> Action:
         """The current plan's next hop, or, with a guide, the mixed choice among every real
         relation of the current nodes (P_agent: softmax of the best plan score per hop)."""
-        notes = state.notes
-        plans: list[Plan] = notes["plans"]
-        plan = plans[notes["plan_i"]]
+        run = self._run
+        plan = run.plan
         if self.guide is None:
             return self._hop_action(state, plan, hop_i)
         walked = plan.hops[:hop_i]
         nodes = [plan.anchor] if hop_i == 0 else list(state.frontier)
         options = [plan.hops[hop_i]] + [
             h for h in self._relations_of(nodes)
-            if h != plan.hops[hop_i] and (plan.anchor, (*walked, h)) not in notes["failed"]
+            if h != plan.hops[hop_i] and (plan.anchor, (*walked, h)) not in run.failed
         ]  # fmt: skip
         scores = {}
-        for p in plans:
+        for p in run.plans:
             if p.anchor == plan.anchor and len(p.hops) > hop_i and p.hops[:hop_i] == walked:
                 scores.setdefault(p.hops[hop_i], p.score)
         p_agent = rule_prior(floored([scores.get(h, -100.0) for h in options]))
@@ -149,18 +211,17 @@ class RuleAgent:
             state, path_keys(walked), path_keys(options), p_agent, agent_best=0
         )
         if best:
-            self._adopt(state, plan, [*walked, options[best]])
-        action = self._hop_action(state, plans[notes["plan_i"]], hop_i)
+            self._adopt(plan, [*walked, options[best]])
+        action = self._hop_action(state, run.plan, hop_i)
         action.details["wkm"] = record
         return action
 
     def _guided_completion(self, state: State, plan: Plan, longer: int | None) -> Action | None:
         """The plan is walked and the judge wants more: stop, or one more hop? Mixed over
         stop and every relation of the current nodes; similar expert states vote."""
-        notes = state.notes
-        plans: list[Plan] = notes["plans"]
+        run = self._run
         hop_i = len(plan.hops)
-        own = plans[longer].hops[hop_i] if longer is not None else None
+        own = run.plans[longer].hops[hop_i] if longer is not None else None
         hops = self._relations_of(list(state.frontier)) if hop_i < self.planner.max_hops else []
         if own is not None and own not in hops:
             hops.insert(0, own)
@@ -176,8 +237,8 @@ class RuleAgent:
             # similar expert runs mostly stopped here: their answers were taken at this point,
             # so the answer gate of `summarize` trusts this stop even on a low rule reward
             stop = next((o for o in record.get("options", []) if o["key"] == STOP), None)
-            notes["wkm_stop"] = bool(stop and stop["p_know"] >= 0.5)
-            notes["stop_reason"] = (
+            state.walk.knowledge_stop = bool(stop and stop["p_know"] >= 0.5)
+            state.stop_reason = (
                 "similar expert runs stopped here (state knowledge)"
                 if record.get("changed")
                 else "the plan is complete; the rules and similar expert runs agree to stop"
@@ -185,8 +246,8 @@ class RuleAgent:
                 else "the best plan is complete and no ranked plan extends it"
             )
             return None
-        self._adopt(state, plan, [*plan.hops, hops[best - 1]])
-        action = self._hop_action(state, plans[notes["plan_i"]], hop_i)
+        self._adopt(plan, [*plan.hops, hops[best - 1]])
+        action = self._hop_action(state, run.plan, hop_i)
         action.details["wkm"] = record
         return action
 
@@ -194,29 +255,43 @@ class RuleAgent:
         """The distinct (relation, direction) pairs of the first 50 nodes: the real options."""
         return list(dict.fromkeys(h for n in nodes[:50] for h in self.kg.roles(n)))
 
-    def _adopt(self, state: State, plan: Plan, hops: list) -> None:
+    def _adopt(self, plan: Plan, hops: list) -> None:
         """Switch to the best ranked plan with these hops, or to a new plan the guide made."""
-        notes = state.notes
-        plans: list[Plan] = notes["plans"]
-        for i, p in enumerate(plans):
-            if p.anchor == plan.anchor and p.hops[: len(hops)] == hops:
-                notes["plan_i"] = i
+        run = self._run
+        for i, p in enumerate(run.plans):
+            if p.anchor == plan.anchor and p.hops[: len(hops)] == hops and not p.filters:
+                run.plan_i = i
                 return
-        features = {"guided": 1.0, "unused_phrases": 0, "hops": len(hops)}
-        plans.append(Plan(plan.anchor, plan.mention, hops, score=-100.0, features=features))
-        notes["plan_i"] = len(plans) - 1
+        features = {"guided": 1.0, "coverage": 0.0, "hops": len(hops)}
+        run.plans.append(Plan(plan.anchor, plan.mention, hops, score=-100.0, features=features,
+                              exclude_topic=plan.exclude_topic))  # fmt: skip
+        run.plan_i = len(run.plans) - 1
 
     # -- actions ----------------------------------------------------------------------------
+    def _track(self, state: State, plan: Plan, hops_done: int, parts_done: int) -> None:
+        """What the judge and the guide read of the plan: the names it uses, the parts not
+        applied yet, whether the topic may be an answer, the hops walked."""
+        reading = state.reading
+        reading.used = plan.used
+        parts = len(plan.constraints) + len(plan.filters)
+        reading.pending = (len(plan.hops) - hops_done) + (parts - parts_done)
+        reading.exclude_topic = plan.exclude_topic
+        reading.hops = list(plan.hops[:hops_done])
+        side = [r for _, r, _ in plan.constraints] + [f.relation for f in plan.filters]
+        reading.side_relations = side[:parts_done]
+        state.walk.walked = path_keys(plan.hops[:hops_done])
+
     def _hop_action(self, state: State, plan: Plan, hop_i: int) -> Action:
         rel, direction = plan.hops[hop_i]
         start = [plan.anchor] if hop_i == 0 else list(state.frontier)
-        state.notes["hop_i"] = hop_i + 1
-        state.notes["used_mentions"] = (plan.mention, *plan.constraint_mentions)
-        state.notes["wkm_walked"] = path_keys(plan.hops[: hop_i + 1])
+        self._run.hop_i = hop_i + 1
+        self._run.part_i = 0
+        self._track(state, plan, hop_i + 1, 0)
         label = self.kg.label(rel)
         n = len(start)
         where = self.kg.label(plan.anchor) if hop_i == 0 else f"{n} candidate{'s' * (n != 1)}"
         arrow = f"'{label}'" if direction == "out" else f"'{label}' backwards"
+        final = hop_i + 1 == len(plan.hops)
         return Action(
             kind="hop",
             description=f"follow {arrow} from {where}",
@@ -229,45 +304,84 @@ class RuleAgent:
                 "direction": direction,
                 "anchor": plan.anchor,
                 "hop": hop_i + 1,
+                # the answer may be the topic; `summarize` leaves it out where the plan asks
+                # for other things (unless it is the only thing reached)
+                "topic_allowed": final,
             },
-            details=self._why(state, plan),
+            details=self._why(plan),
         )
 
-    def _constraint_action(self, state: State, plan: Plan, c_i: int) -> Action:
-        anchor, rel, direction = plan.constraints[c_i]
-        state.notes["constraint_i"] = c_i + 1
+    def _part_action(self, state: State, plan: Plan, part_i: int) -> Action:
+        """The plan's next constraint (another topic entity) or filter (a comparison)."""
+        self._run.part_i = part_i + 1
+        self._track(state, plan, len(plan.hops), part_i + 1)
+        query = self._sparql(plan, len(plan.hops), part_i + 1)
+        if part_i < len(plan.constraints):
+            anchor, rel, direction = plan.constraints[part_i]
+            return Action(
+                kind="constrain",
+                description=(
+                    f"keep candidates linked to {self.kg.label(anchor)} by "
+                    f"'{self.kg.label(rel)}'"
+                ),
+                query=query,
+                language="sparql",
+                source=f"kg:{self.kg.name}",
+                params={"from": list(state.frontier), "anchor": anchor, "relation": rel,
+                        "direction": direction},  # fmt: skip
+                details=self._why(plan),
+            )
+        f = plan.filters[part_i - len(plan.constraints)]
         return Action(
-            kind="constrain",
-            description=(
-                f"keep candidates linked to {self.kg.label(anchor)} by '{self.kg.label(rel)}'"
-            ),
-            query=self._sparql(plan, len(plan.hops), c_i + 1),
+            kind="filter",
+            description=f"keep candidates whose {self.kg.label(f.relation)} is "
+            f"{f.comparison.text()}",
+            query=query,
             language="sparql",
             source=f"kg:{self.kg.name}",
-            params={
-                "from": list(state.frontier),
-                "anchor": anchor,
-                "relation": rel,
-                "direction": direction,
-            },
-            details=self._why(state, plan),
+            params={"from": list(state.frontier), "relation": f.relation,
+                    "comparison": asdict(f.comparison)},  # fmt: skip
+            details=self._why(plan),
         )
 
-    def _sparql(self, plan: Plan, n_hops: int, n_constraints: int) -> str:
+    def _sparql(self, plan: Plan, n_hops: int, n_parts: int) -> str:
         """The whole-path query so far, headed by a comment in words for the reader."""
-        part = Plan(plan.anchor, plan.mention, plan.hops[:n_hops], plan.constraints[:n_constraints])
-        query = path_sparql(plan.anchor, part.hops, part.constraints)
+        n_constraints = min(n_parts, len(plan.constraints))
+        n_filters = max(0, n_parts - len(plan.constraints))
+        part = Plan(plan.anchor, plan.mention, plan.hops[:n_hops],
+                    plan.constraints[:n_constraints], filters=plan.filters[:n_filters])  # fmt: skip
+        query = path_sparql(
+            plan.anchor,
+            part.hops,
+            part.constraints,
+            [(f.relation, f.comparison) for f in part.filters],
+            # as the walk: only a path's last hop may come back to the topic (`summarize`
+            # leaves it out of the answers where the plan asks for other things)
+            exclude_topic=n_hops < len(plan.hops),
+        )
         return f"# {self._describe(part)}\n{query}"
 
-    def _why(self, state: State, plan: Plan) -> dict:
-        plans: list[Plan] = state.notes["plans"]
+    def _why(self, plan: Plan) -> dict:
+        """What the trace shows of the plan behind an action (the same for all its steps)."""
+        run = self._run
+        if id(plan) not in run.why:
+            run.why[id(plan)] = self._explain_plan(plan)
+        return dict(run.why[id(plan)])
+
+    def _explain_plan(self, plan: Plan) -> dict:
+        run = self._run
+        qa = run.analysis
         return {
             "plan": self._describe(plan),
             "plan_score": round(plan.score, 3),
             "features": plan.features,
+            "signals": signal_table(plan.features, self.planner.weights),
+            "relation_words": qa.relation_words(*plan.used),
+            "answer_type": qa.answer.wh or "not said",
+            "topic": "excluded" if plan.exclude_topic else "may be an answer",
             "alternatives": [
                 {"plan": self._describe(p), "score": round(p.score, 3)}
-                for p in plans
+                for p in run.plans
                 if p is not plan
             ][:3],
         }
@@ -281,25 +395,39 @@ class RuleAgent:
         text = " ".join(parts)
         for anchor, rel, _ in plan.constraints:
             text += f" ∩ {self.kg.label(rel)} {self.kg.label(anchor)}"
+        for f in plan.filters:
+            text += f" where {self.kg.label(f.relation)} {f.comparison.text()}"
         return text
 
     # -- summarise --------------------------------------------------------------------------
     def summarize(self, state: State, memory: list[Step]) -> tuple[list[Answer], int]:
-        """Answers: the frontier without the topic entities, most supported first."""
-        topics = {m for mention in state.notes.get("used_mentions", ()) for m in mention.ids}
-        candidates = [n for n in state.frontier if n not in topics]
+        """Answers: the frontier, most supported first. The topic entities are left out when
+        the plan asks for other things; otherwise the topic may answer (the spouse of X's
+        husband is X) but ranks after every other candidate."""
+        reading = state.reading
+        anchors = {i for m in reading.used[1:] for i in m.ids}
+        topic = {i for i in reading.used[0].ids} if reading.used else set()
+        candidates = [n for n in state.frontier if n not in anchors]
+        if reading.exclude_topic:
+            others = [n for n in candidates if n not in topic]
+            asked = reading.analysis is not None and reading.analysis.asks_for_others
+            if not others and candidates and not asked:
+                state.stop_reason = "the topic entity itself is the only thing the path reaches"
+            candidates = others if others or asked else candidates
         # a stop the learned knowledge confirmed (`_guided_completion`) passes the gate too
-        trusted = memory and (memory[-1].reward >= MIN_ANSWER_REWARD or state.notes.get("wkm_stop"))
+        trusted = memory and (memory[-1].reward >= MIN_ANSWER_REWARD or state.walk.knowledge_stop)
         if not candidates or not trusted:
             if candidates and memory:
-                state.notes["stop_reason"] = (
+                state.stop_reason = (
                     f"the judge found the evidence insufficient (reward {memory[-1].reward:.2f} "
                     f"< {MIN_ANSWER_REWARD})"
                 )
             return [], 0
         top = max(state.support.get(n, 1) for n in candidates)
+        agree = attribute_agreement(reading.analysis, self.kg, candidates, reading.used)
         candidates.sort(
-            key=lambda n: (-state.support.get(n, 1), -self.kg.degree(n), self.kg.label(n))
+            key=lambda n: (n in topic, -agree.get(n, 0), -state.support.get(n, 1),
+                           -self.kg.degree(n), self.kg.label(n))  # fmt: skip
         )
         answers = [
             Answer(
@@ -311,3 +439,30 @@ class RuleAgent:
             for i, n in enumerate(candidates)
         ]
         return answers, len(answers)
+
+
+def signal_table(features: dict[str, float], weights: dict[str, float]) -> list[dict]:
+    """Each signal of a plan with its fitted weight and what it added to the score, largest
+    first: why this plan beat the others, in the trace and on the Ask page."""
+    rows = [
+        {"signal": name, "value": round(value, 3), "weight": round(weights.get(name, 0.0), 3),
+         "adds": round(value * weights.get(name, 0.0), 3)}
+        for name, value in features.items()
+        if value and weights.get(name, 0.0)
+    ]  # fmt: skip
+    return sorted(rows, key=lambda r: -abs(r["adds"]))
+
+
+def linked_entities(kg: KnowledgeGraph, qa: QuestionAnalysis) -> list[dict]:
+    """The entity links the trace shows: text, candidate nodes, score, how it was found."""
+    return [
+        {
+            "text": m.text,
+            "ids": list(m.ids[:3]),
+            "labels": [kg.label(i) for i in m.ids[:3]],
+            "score": round(m.link_score, 3),
+            "bracketed": m.bracketed,
+            "variant": m.variant,
+        }
+        for m in qa.entities[:5]
+    ]

@@ -28,6 +28,8 @@ class KGSource:
             return self._hop(action, state)
         if action.kind == "constrain":
             return self._constrain(action, state)
+        if action.kind == "filter":
+            return self._filter(action, state)
         if action.kind == "neighbourhood":
             return self._neighbourhood(action)
         if action.kind == "sparql":
@@ -36,7 +38,10 @@ class KGSource:
 
     def _hop(self, action: Action, state: State) -> Retrieval:
         p = action.params
-        rel, direction, topic = p["relation"], p["direction"], p.get("anchor")
+        rel, direction = p["relation"], p["direction"]
+        # paths come back to the topic entity only where the agent allows it (an answer may
+        # be the topic itself: "the spouse of X's husband")
+        topic = None if p.get("topic_allowed") else p.get("anchor")
         if rel not in self.kg.index.relations:
             raise ValueError(f"unknown relation {rel}")
         frontier: dict[str, list[Triple]] = {}
@@ -97,6 +102,43 @@ class KGSource:
                 note=f"no candidate is linked to {self.kg.label(anchor)}; constraint not applied",
             )
         return Retrieval(triples=triples, frontier=frontier, support=support)
+
+    def _filter(self, action: Action, state: State) -> Retrieval:
+        """Keep the candidates whose literal value over `relation` satisfies the comparison
+        (a superlative keeps those with the largest or smallest value)."""
+        from core.constraints import Comparison
+
+        p = action.params
+        rel = p["relation"]
+        comparison = Comparison(**p["comparison"])
+        values: dict[str, tuple[float, str]] = {}
+        for node in state.frontier:
+            for lit in self.kg.edges(node, rel, "out"):
+                number = literal_number(lit)
+                if number is not None:
+                    values.setdefault(node, (number, lit))
+        if comparison.op in ("max", "min"):
+            pick = max if comparison.op == "max" else min
+            best = pick((v for v, _ in values.values()), default=None)
+            keep = [n for n, (v, _) in values.items() if v == best]
+        else:
+            keep = [n for n, (v, _) in values.items() if comparison.holds(v)]
+        if not keep:  # an unsatisfiable filter is reported, not silently applied
+            return Retrieval(
+                frontier=dict(state.frontier),
+                support=dict(state.support),
+                note=f"no candidate has {self.kg.label(rel)} {comparison.text()}; "
+                "filter not applied",
+            )
+        frontier, support, triples = {}, {}, []
+        for node in keep:
+            t = self.kg.triple(node, rel, values[node][1])
+            frontier[node] = [*state.frontier[node], t]
+            support[node] = state.support.get(node, 1)
+            if len(triples) < MAX_STEP_TRIPLES:
+                triples.append(t)
+        return Retrieval(triples=triples, frontier=frontier, support=support,
+                         note=f"{len(keep)} of {len(state.frontier)} candidates kept")  # fmt: skip
 
     def _sparql(self, action: Action) -> Retrieval:
         """A written SPARQL query (guarded): the nodes of its first column are the candidates."""
@@ -163,10 +205,13 @@ class KGSource:
         )
 
 
-def path_sparql(anchor: str, hops: list[tuple[str, str]], constraints=()) -> str:
-    """SPARQL for the answers reached from anchor along hops (and linked to constraint anchors).
+def path_sparql(anchor: str, hops: list[tuple[str, str]], constraints=(), filters=(),
+                exclude_topic: bool = True) -> str:  # fmt: skip
+    """SPARQL for the answers reached from anchor along hops (linked to the constraint anchors
+    and satisfying the filters: `(relation, comparison)` pairs, see core.constraints).
 
-    Like the incremental walk, no variable may come back to the topic entity."""
+    Like the incremental walk, no intermediate variable comes back to the topic entity; the
+    answer may be the topic itself unless `exclude_topic`."""
     lines, current, variables = [], anchor, []
     for i, (rel, direction) in enumerate(hops, 1):
         var = "?answer" if i == len(hops) else f"?x{i}"
@@ -181,6 +226,39 @@ def path_sparql(anchor: str, hops: list[tuple[str, str]], constraints=()) -> str
             if direction == "out"
             else f"  {c_anchor} {rel} ?answer ."
         )
-    lines += [f"  FILTER(!sameTerm({var}, {anchor}))" for var in variables]
+    order = ""
+    for k, (rel, comparison) in enumerate(filters, 1):
+        var = f"?v{k}"
+        lines.append(f"  ?answer {rel} {var} .")
+        if comparison.op in ("max", "min"):
+            agg = "MAX" if comparison.op == "max" else "MIN"
+            inner = "\n".join(lines[:-1])
+            lines.append(
+                f"  {{ SELECT ({agg}(?w{k}) AS {var}) WHERE {{\n{inner}\n  ?answer {rel} ?w{k} ."
+                "\n  } }"
+            )
+        elif comparison.op == "between":
+            low, high = comparison.values
+            lines.append(f"  FILTER({var} >= {_num(low)} && {var} <= {_num(high)})")
+        else:
+            op = "=" if comparison.op == "=" else comparison.op
+            lines.append(f"  FILTER({var} {op} {_num(comparison.values[0])})")
+    kept = variables if exclude_topic else variables[:-1]
+    lines += [f"  FILTER(!sameTerm({var}, {anchor}))" for var in kept]
     body = "\n".join(lines)
-    return f"SELECT DISTINCT ?answer WHERE {{\n{body}\n}}"
+    return f"SELECT DISTINCT ?answer WHERE {{\n{body}\n}}{order}"
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def literal_number(node_id: str) -> float | None:
+    """The number a literal node holds (a year, an integer, a decimal), or None."""
+    if not node_id.startswith('"'):
+        return None
+    text = node_id[1:].split('"', 1)[0]
+    try:
+        return float(text[:4]) if len(text) >= 10 and text[4] == "-" else float(text)
+    except ValueError:
+        return None

@@ -7,6 +7,7 @@ beside it, so a cold start opens 129k triples in milliseconds instead of re-pars
 
 from __future__ import annotations
 
+import bisect
 import os
 import pickle
 from collections import Counter, defaultdict
@@ -20,6 +21,8 @@ import pyoxigraph as ox
 from rapidfuzz import fuzz, process
 
 from core.kg.terms import (
+    RDF_TYPE,
+    RDFS_COMMENT,
     RDFS_LABEL,
     SCHEMA_PREDICATES,
     SKOS_ALT,
@@ -32,14 +35,18 @@ from core.kg.terms import (
 from core.text import is_agentive_label, normalize
 from core.trace import Triple
 
-INDEX_VERSION = 3
+INDEX_VERSION = 5
 # where a store records the edit version it is at (a named graph, outside the KB's data)
 META_GRAPH = "<urn:knowloop:meta>"
 META_SUBJECT = "<urn:knowloop:kb>"
 META_VERSION = "<urn:knowloop:version>"
 _SCHEMA_IDS = frozenset(f"<{iri}>" for iri in SCHEMA_PREDICATES)
 _LABEL_ID, _ALT_ID = str(RDFS_LABEL), str(SKOS_ALT)
+_COMMENT_ID, _TYPE_ID = str(RDFS_COMMENT), str(RDF_TYPE)
 FOLLOW_MIN_SHARE = 0.01  # see build_index
+REACH_SAMPLE = 48  # nodes kept per role: what a relation reaches (answer typing, core.kg.semantics)
+_REACH_POOL = 4 * REACH_SAMPLE
+_FEW = 12  # a relation with at most this many distinct objects may be categorical
 Direction = Literal["out", "in"]  # "out": node is the subject; "in": node is the object
 _YEAR_TYPES = {XSD + "gYear", XSD + "date", XSD + "dateTime"}
 
@@ -84,6 +91,14 @@ class KGIndex:
     follow: dict[int, dict[int, float]] = field(default_factory=dict)
     degree: dict[str, int] = field(default_factory=dict)
     n_triples: int = 0
+    # role code -> a sample of the nodes it reaches, best connected first: what kind of thing
+    # a relation leads to, read by answer typing (core.kg.semantics)
+    reach: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    # role code (out) -> (distinct objects, triples) of relations with at most _FEW distinct
+    # objects: few values met again and again make a categorical attribute (gender)
+    reach_distinct: dict[int, tuple[int, int]] = field(default_factory=dict)
+    comments: dict[str, str] = field(default_factory=dict)  # relation id -> rdfs:comment
+    classes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # node -> rdf:type ids
     version: int = INDEX_VERSION
     kb_version: int = 0  # the last edit-log entry folded into this index (see core.kg.edits)
 
@@ -202,18 +217,27 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
     rel_kinds: dict[str, Counter[str]] = defaultdict(Counter)
     roles: dict[str, set[int]] = defaultdict(set)
     degree: dict[str, int] = {}
+    comments: dict[str, str] = {}
+    classes: dict[str, list[str]] = defaultdict(list)
+    pools: dict[int, list[str]] = defaultdict(list)  # role code -> first nodes it reached
+    few_values: dict[int, tuple[str, ...] | None] = {}  # relation -> its objects while few
+    seen: dict[int, int] = {}
     schema = _SCHEMA_IDS
-    label_id, alt_id = _LABEL_ID, _ALT_ID
+    label_id, alt_id, comment_id, type_id = _LABEL_ID, _ALT_ID, _COMMENT_ID, _TYPE_ID
     n = 0
     for sid, pid, oid in triples:
         if pid in schema:
-            if oid[0] == '"' and pid in (label_id, alt_id):
+            if oid[0] == '"' and pid in (label_id, alt_id, comment_id):
                 plain = oid[-1] == '"' and "\\" not in oid  # common case: no escapes
                 value = oid[1:-1] if plain else term_from_id(oid).value
                 if pid == label_id:
                     labels.setdefault(sid, value)
-                else:
+                elif pid == alt_id:
                     aliases[sid].append(value)
+                else:
+                    comments.setdefault(sid, value)
+            elif pid == type_id and oid[0] != '"':
+                classes[sid].append(oid)
             continue
         n += 1
         i = rel_index.get(pid)
@@ -224,6 +248,15 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
         rel_kinds[pid]["entity" if oid[0] != '"' else _object_kind(oid)] += 1
         roles[sid].add(i * 2)
         roles[oid].add(i * 2 + 1)
+        if len(pool := pools[i * 2]) < _REACH_POOL and (not pool or pool[-1] != oid):
+            pool.append(oid)
+        if len(pool := pools[i * 2 + 1]) < _REACH_POOL and (not pool or pool[-1] != sid):
+            pool.append(sid)
+        values = few_values.get(i, ())
+        if values is not None:
+            if oid not in values:
+                values = few_values[i] = (*values, oid) if len(values) < _FEW else None
+            seen[i] = seen.get(i, 0) + 1
         degree[sid] = degree.get(sid, 0) + 1
         degree[oid] = degree.get(oid, 0) + 1
 
@@ -276,6 +309,12 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
         if node not in roles and node not in relations:
             entity_labels[node] = label
             by_norm[normalize(label)].append(node)
+    reach = {
+        code: tuple(sorted(dict.fromkeys(pool), key=lambda x: -degree.get(x, 0))[:REACH_SAMPLE])
+        for code, pool in pools.items()
+    }
+    # (distinct objects, triples) of relations with few objects: a categorical attribute
+    distinct = {2 * i: (len(v), seen[i]) for i, v in few_values.items() if v is not None}
     return KGIndex(
         labels=entity_labels,
         by_norm=dict(by_norm),
@@ -285,6 +324,10 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
         follow=dict(follow),
         degree=degree,
         n_triples=n,
+        reach=reach,
+        reach_distinct=distinct,
+        comments={r: c for r, c in comments.items() if r in relations},
+        classes={k: tuple(v) for k, v in classes.items()},
     )
 
 
@@ -352,7 +395,9 @@ class KnowledgeGraph:
     def forget_caches(self) -> None:
         """After the index changed in place: derived lookups are rebuilt on next use."""
         self.__dict__.pop("_norm_keys", None)
+        self.__dict__.pop("sorted_labels", None)
         self._lexicon = None
+        self._semantics = None
 
     @cached_property
     def graph(self):
@@ -424,6 +469,18 @@ class KnowledgeGraph:
     @cached_property
     def _norm_keys(self) -> list[str]:
         return list(self.index.by_norm)
+
+    @cached_property
+    def sorted_labels(self) -> list[str]:
+        """Normalised labels in order: `starts_label` finds in log time whether a text can
+        still grow into a label."""
+        return sorted(self.index.by_norm)
+
+    def starts_label(self, text: str) -> bool:
+        """Does some normalised label start with this normalised text?"""
+        keys = self.sorted_labels
+        i = bisect.bisect_left(keys, text)
+        return i < len(keys) and keys[i].startswith(text)
 
     def degree(self, node_id: str) -> int:
         return self.index.degree.get(node_id, 0)

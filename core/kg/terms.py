@@ -11,6 +11,7 @@ import pyoxigraph as ox
 RDFS_LABEL = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 SKOS_ALT = ox.NamedNode("http://www.w3.org/2004/02/skos/core#altLabel")
+RDFS_COMMENT = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#comment")
 XSD = "http://www.w3.org/2001/XMLSchema#"
 # Schema-level predicates: describe names and types, never answer a question by themselves.
 SCHEMA_PREDICATES = frozenset(
@@ -18,7 +19,7 @@ SCHEMA_PREDICATES = frozenset(
         RDFS_LABEL.value,
         RDF_TYPE.value,
         SKOS_ALT.value,
-        "http://www.w3.org/2000/01/rdf-schema#comment",
+        RDFS_COMMENT.value,
         "http://www.w3.org/2004/02/skos/core#prefLabel",
         "http://www.w3.org/2000/01/rdf-schema#domain",
         "http://www.w3.org/2000/01/rdf-schema#range",

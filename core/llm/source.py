@@ -66,7 +66,4 @@ class LLMSource:
                 votes[key] += 1
         frontier = {text_node(label_of[k]): [] for k, _ in votes.most_common()}
         support = {text_node(label_of[k]): n for k, n in votes.items()}
-        state.notes["samples"] = [
-            {"passage": p.id, "answer": final_answer(p.text)} for p in passages
-        ]
         return Retrieval(frontier=frontier, support=support, passages=passages)

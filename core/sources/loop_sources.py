@@ -32,7 +32,7 @@ class TableSource:
         table = action.params.get("table", "")
         frontier, support, passages = {}, {}, []
         for node, chain in state.frontier.items():
-            row = rows.get(normalize(state.notes.get("labels", {}).get(node, "")))
+            row = rows.get(normalize(state.labels.get(node, "")))
             if row is None:
                 continue
             frontier[node], support[node] = chain, state.support.get(node, 1)
@@ -60,7 +60,7 @@ class DocumentSource:
 
     def execute(self, action: Action, state: State) -> Retrieval:
         words = list(action.params.get("words", []))
-        labels = state.notes.get("labels", {})
+        labels = state.labels
         kept: dict[str, Passage] = {}
         if action.params.get("mode") == "global":
             by_label = {normalize(labels.get(n, "")): n for n in state.frontier}

@@ -1,47 +1,33 @@
-"""State summaries as vectors, without a neural model in the default install.
+"""State summaries and task patterns as vectors: the engine's one text model.
 
-A light local representation: word unigrams, word bigrams and character trigrams of each
-word, weighted 1 + log(tf), signed-hashed (feature hashing) into `DIM` dimensions and
-L2-normalised, so the cosine of two summaries is their weighted n-gram overlap. It is
-deterministic across processes (CRC32, not Python's salted `hash`), needs numpy only, and
-embeds a summary in tens of microseconds. Why not a sentence-embedding model: the ones on
-PyPI here need torch (multi-GB on a user's machine), and state summaries are short, templated
-texts where the entity is masked out, so lexical n-grams carry most of the signal (README,
-"World Knowledge Model").
+The World Knowledge Model compares states by meaning with the same embedder as question
+analysis (core.textmodel, static MiniLM vectors, numpy only), so a learned "who is the father
+of [E]" steers "who is [E]'s dad" too. Function words are left out before embedding, so two
+summaries are alike by what they ask and which path they walked, not by their grammar.
+
+Vectors are stored with the knowledge (DuckDB, `FLOAT[DIM]`); `EMBEDDER` names the model that
+made them, and a store made with another one is re-embedded from its summaries once
+(core.wkm.store).
 """
 
 from __future__ import annotations
 
-import math
-import re
-import zlib
-from collections import Counter
-
 import numpy as np
 
+from core.text import STOPWORDS, tokens
+from core.textmodel import text_model
+
 DIM = 256
-_WORD = re.compile(r"[\w']+|[^\w\s]", re.UNICODE)
-
-
-def features(text: str) -> Counter[str]:
-    words = [w.lower() for w in _WORD.findall(text)]
-    feats: Counter[str] = Counter(f"w:{w}" for w in words)
-    feats.update(f"b:{a} {b}" for a, b in zip(words, words[1:], strict=False))
-    for w in words:
-        padded = f"<{w}>"
-        feats.update(f"c:{padded[i : i + 3]}" for i in range(max(1, len(padded) - 2)))
-    return feats
+EMBEDDER = "minilm-static-256-v1"  # changes whenever embeddings are not comparable any more
 
 
 def embed(text: str) -> np.ndarray:
-    """The unit vector of `text` (all zeros for text without any word)."""
-    vec = np.zeros(DIM, dtype=np.float32)
-    for feat, count in features(text).items():
-        h = zlib.crc32(feat.encode("utf-8"))
-        weight = (1.0 + math.log(count)) * (0.5 if feat[0] == "c" else 1.0)
-        vec[h % DIM] += weight if (h >> 16) & 1 else -weight
-    norm = float(np.linalg.norm(vec))
-    return vec / norm if norm else vec
+    """The unit vector of `text` (all zeros for text without any known word)."""
+    model = text_model()
+    if model.dim != DIM:
+        raise ValueError(f"the text model has {model.dim} dimensions; the store keeps {DIM}")
+    words = [w for w in tokens(text) if w not in STOPWORDS and w != "e"]
+    return model.embed(" ".join(words)) if words else np.zeros(DIM, np.float32)
 
 
 def embed_many(texts: list[str]) -> np.ndarray:

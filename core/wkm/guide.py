@@ -125,7 +125,7 @@ class Guide:
     # -- state knowledge --------------------------------------------------------------------
     def neighbours(self, state: State, walked: list[str]) -> tuple[str, list[dict[str, Any]]]:
         """The state's summary and its nearest entries with the same previous action."""
-        mention = state.notes.get("wkm_mention", "")
+        mention = state.walk.mention
         key = (state.question, mention, tuple(walked))
         if key not in self._near:
             self._near[key] = self._search(state.question, mention, walked)
@@ -150,7 +150,7 @@ class Guide:
         kn = self.knowledge
         if not kn.tasks:
             return []
-        q = embed(actions.mask(state.question, state.notes.get("wkm_mention", "")))
+        q = embed(actions.mask(state.question, state.walk.mention))
         sims = kn.task_vecs @ q
         out = []
         for i in np.argsort(-sims)[: TASKS_SHOWN * 3]:
@@ -230,7 +230,7 @@ def with_stop(state: State, p_hops: list[float]) -> list[float]:
     """P_agent over [stop, *hops]: stop gets the judge's own reward for the state (its
     confidence that the evidence suffices, recorded by `GuidedJudge`), the hops share the
     rest in proportion to `p_hops`."""
-    enough = float(state.notes.get("agent_reward", 0.0))
+    enough = float(state.walk.judged_reward)
     total = sum(p_hops) or 1.0
     return [enough, *((1.0 - enough) * p / total for p in p_hops)]
 
@@ -245,8 +245,8 @@ class GuidedJudge:
 
     def score(self, state: State, memory: list[Step]) -> Judgement:
         verdict = self.inner.score(state, memory)
-        state.notes["agent_reward"] = verdict.reward  # the agent's own P(enough), unmixed
-        walked = state.notes.get("wkm_walked")
+        state.walk.judged_reward = verdict.reward  # the agent's own P(enough), unmixed
+        walked = state.walk.walked
         if not walked or self.guide.gamma >= 1.0:
             return verdict
         p, n = self.guide.p_stop(state, walked)

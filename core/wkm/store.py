@@ -25,7 +25,7 @@ import duckdb
 import numpy as np
 
 from core.runs import RunStore
-from core.wkm.embed import DIM
+from core.wkm.embed import DIM, EMBEDDER, embed
 
 T = TypeVar("T")
 KINDS = ("trajectory", "state", "task")
@@ -49,6 +49,7 @@ _SCHEMA = [
         chosen_id BIGINT, rejected_id BIGINT, method VARCHAR NOT NULL,
         vec FLOAT[{DIM}] NOT NULL, created_at DOUBLE NOT NULL,
         deleted BOOLEAN NOT NULL DEFAULT false)""",
+    "CREATE TABLE IF NOT EXISTS wkm_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)",
     """CREATE TABLE IF NOT EXISTS wkm_history (
         id BIGINT, kb VARCHAR NOT NULL, op VARCHAR NOT NULL, kind VARCHAR NOT NULL,
         entry_id BIGINT NOT NULL, who VARCHAR NOT NULL, at_time DOUBLE NOT NULL)""",
@@ -323,11 +324,26 @@ class KnowledgeStore:
             if self.path not in _READY:
                 for statement in _SCHEMA:
                     con.execute(statement)
+                _same_embedder(con)
             return work(con)
 
         result = self.runs._transact(with_schema)
         _READY.add(self.path)
         return result
+
+
+def _same_embedder(con: duckdb.DuckDBPyConnection) -> None:
+    """Vectors made by another embedder are not comparable: re-embed every summary and task
+    pattern once (in the caller's transaction) and record the embedder."""
+    row = con.execute("SELECT value FROM wkm_meta WHERE key = 'embedder'").fetchone()
+    if row and row[0] == EMBEDDER:
+        return
+    for table, text in (("wkm_states", "summary"), ("wkm_tasks", "pattern")):
+        rows = con.execute(f"SELECT id, {text} FROM {table}").fetchall()
+        for entry_id, value in rows:
+            con.execute(f"UPDATE {table} SET vec = ? WHERE id = ?",
+                        [embed(value).tolist(), entry_id])  # fmt: skip
+    con.execute("INSERT OR REPLACE INTO wkm_meta VALUES ('embedder', ?)", [EMBEDDER])
 
 
 def _table(kind: str) -> str:

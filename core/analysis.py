@@ -1,0 +1,1077 @@
+"""Question analysis: what a question names and asks, read against one KB.
+
+- **Entity mentions**: spans whose text is a node label of the KB (exact after normalisation;
+  plural or adjectival forms of lower-case names as a weaker reading: "lawyers" → lawyer,
+  "Brazilian" → Brazil). Brackets are a hint, never required.
+- **Relation words**: the content words outside the names, each compared with every relation
+  of the KB by English morphology (core.text) and by meaning (the text model, through the
+  KB's relation semantics, core.kg.semantics): its names, its documentation, and what it
+  reaches ("which *country*" sounds like what `located in` leads to).
+- **The answer asked for**: who → a person, where → a place, when → a time, how many/old/tall
+  → a number, "what/which N" → N, "A or B" → one of the choices.
+- **Constraints**: comparisons with numbers and years, superlatives (core.constraints), and
+  whether the question asks for *other* things than the topic ("other", "same … as", "also").
+
+`explain` scores how much of the question a relation path accounts for; the planner ranks
+paths by it and the rule judge rewards by it, so both read the question the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from core.constraints import Comparison, find_comparisons
+from core.kg.semantics import RelationSemantics, semantics_for
+from core.kg.store import KnowledgeGraph
+from core.text import (
+    IRREGULAR_FORMS,
+    STOPWORDS,
+    content_words,
+    is_agent_noun,
+    normalize,
+    word_forms,
+)
+
+_TOKEN = re.compile(r"\w+(?:[.'’&]\w+)*|[^\w\s]", re.UNICODE)
+_POSSESSIVE = re.compile(r"^(.+\w)['’]s$", re.UNICODE)
+_MAX_SPAN = 12
+_WH = frozenset("who whom whose what which when where how".split())
+# words that ask, not mean: the question's frame ("tell me", "I'd like to know")
+_FRAME = frozenset(
+    """tell know like want wonder please name list show give find identify say mention
+    could would can i'd id me us let lets let's d""".split()
+)
+# English words that ask for things other than the topic ("other films", "same director as")
+# English words that ask for things other than the topic ("other films", "same director as",
+# "apart from X", "X's teammates", "co-stars"): the topic is left out of the answers
+_OTHER_CUES = frozenset(
+    """other others else same share shares shared sharing also too another besides except
+    excluding apart aside co fellow fellows colleague colleagues coworker coworkers peer peers
+    compatriot compatriots counterpart counterparts rival rivals opponent opponents
+    together alongside""".split()
+)
+_OTHER_SUFFIXES = ("mate", "mates")  # teammates, classmates, clubmates
+_PREDICATIVE = frozenset("is are was were be as".split())  # "… is a doctor", "play as keeper"
+PREPOSITIONS = frozenset(
+    """besides except among amongst like including within without across between during via
+    per against toward towards upon through throughout along around beyond behind despite
+    near alongside""".split()
+)
+_HOW_NUMBER = frozenset("old tall high big long large heavy far wide deep much many".split())
+# nouns that ask for a person, whatever the KB calls its people
+PERSON_NOUNS = frozenset(
+    """person persons people someone somebody everyone everybody anyone anybody individual
+    individuals man men woman women human humans folks""".split()
+)
+_TIME_NOUNS = frozenset("year years date dates decade century time day month".split())
+_PLACE_WORDS = "place location city town country region area"
+# A person is named like one: what persons reach is compared with common given names of many
+# languages (language knowledge, not any KB's; "person" itself sits far from people's names)
+_PERSON_WORDS = (
+    "john mary james maria david anna michael sarah robert elena peter laura paul sophie "
+    "thomas emma daniel julia carlos ana jose ahmed fatima mohammed wei li yuki hiroshi ivan "
+    "olga pierre marie hans giovanni luca raj priya kwame amara"
+)
+
+# scoring constants of `explain` (fitted with the planner weights, see core.agents.planner)
+TAU = 0.08  # how fast a word's explanation fades below its best relation
+TAU_SOFT = 0.25  # the same, gently: a second coverage feature for the planner
+NEED_AT = 0.32  # a word matching no relation better than this barely needs explaining
+NEED_WIDTH = 0.05
+REACH_WEIGHT = 0.8  # a type word ("which city") explained by what a hop reaches
+LEX_BASE = 0.55  # a morphological match ("directed" ~ "directed by") scores at least this
+HOP_EXPLAINED = 0.4  # a hop some word matches at least this well is explained
+FOCUS_SYNONYM = 0.75  # the noun asked about names a relation by meaning at this cosine
+ORDER_PULL = 0.03  # per structural rank: an earlier hop takes the word the structure puts first
+SWAP_COST = 0.25  # support two hops may give up to take their words in the structure's order
+
+
+@dataclass(frozen=True)
+class EntityMention:
+    start: int  # first token
+    end: int  # one past the last token
+    text: str
+    ids: tuple[str, ...]
+    link_score: float
+    bracketed: bool
+    capitalized: bool
+    variant: bool = False  # matched as a plural or adjectival form, not the label itself
+
+    def overlaps(self, other: EntityMention) -> bool:
+        return self.start < other.end and other.start < self.end
+
+    @property
+    def named(self) -> bool:
+        """Written as a name (capitalised or bracketed), not a common noun."""
+        return self.capitalized or self.bracketed
+
+
+@dataclass(frozen=True)
+class AnswerType:
+    """What kind of answer the question asks for."""
+
+    wh: str = ""  # "person" | "place" | "time" | "number" | "choice" | "thing" | ""
+    focus: int | None = None  # token of the noun that names the answer ("which *city*")
+    choices: tuple[str, ...] = ()  # "male or female"
+
+
+@dataclass
+class QuestionAnalysis:
+    question: str
+    tokens: list[str]  # raw token texts
+    words: list[str]  # one normalised word per token ("" for punctuation)
+    entities: list[EntityMention] = field(default_factory=list)
+    answer: AnswerType = AnswerType()
+    comparisons: list[Comparison] = field(default_factory=list)
+    asks_for_others: bool = False  # "other", "same … as", "also": the topic is not an answer
+    # relation words: token index per row of the score matrices below
+    word_tokens: list[int] = field(default_factory=list)
+    scores: np.ndarray | None = None  # (words × relations) lexical or semantic match
+    reach: np.ndarray | None = None  # (words × role codes) match with what a role reaches
+    best: np.ndarray | None = None  # (words,) the best explanation each word could get
+    need: np.ndarray | None = None  # (words,) how much each word needs explaining
+    # (words × role codes + 1): what a hop over each role explains of each word (its name or
+    # what it reaches); the last column is padding (-inf)
+    explains: np.ndarray | None = None
+    named: np.ndarray | None = None  # (words × relations + 1): by the relation's name alone
+    role_names: np.ndarray | None = None  # (words × role codes + 1): by the role's name
+    lexical: np.ndarray | None = None  # (words × relations): by word form only (-1: no match)
+    role_lex: np.ndarray | None = None  # (words × role codes + 1): by word form only
+    vectors: np.ndarray | None = None  # (words × dims): the relation words' vectors
+    semantics: RelationSemantics | None = field(default=None, repr=False)
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    # -- relation words outside names ----------------------------------------------------
+    def word_rows(self, *used: EntityMention) -> list[int]:
+        """Rows of the relation words outside the given entity spans (memoised)."""
+        key = ("rows", *((u.start, u.end) for u in used))
+        if key not in self._cache:
+            self._cache[key] = [
+                i
+                for i, t in enumerate(self.word_tokens)
+                if not any(u.start <= t < u.end for u in used)
+            ]
+        return self._cache[key]
+
+    def describes_answer(self, mention: EntityMention) -> bool:
+        """Does a (common-noun) mention say what the answer is: the noun asked about or its
+        modifier ("which *drama* films", "which *lawyers*"), or what the answer is said to
+        be ("… is a *doctor*", "plays as *goalkeeper*")?"""
+        focus = self.answer.focus
+        if focus is not None and mention.start <= focus + 1 and focus <= mention.end:
+            return True  # the focus itself, or the words right before it
+        before = [w for w in self.words[max(0, mention.start - 2) : mention.start] if w]
+        return bool(before) and before[-1] in _PREDICATIVE or (
+            len(before) == 2 and before[0] in _PREDICATIVE and before[1] in ("a", "an", "the")
+        )
+
+    def relation_words(self, *used: EntityMention) -> list[tuple[str, str, float]]:
+        """(word, best relation label, score) of each relation word: what the trace shows."""
+        sem = self.semantics
+        out = []
+        for row in self.word_rows(*used):
+            r = int(np.argmax(self.scores[row])) if sem and sem.rel_ids else -1
+            label = sem.kg.label(sem.rel_ids[r]) if r >= 0 else ""
+            out.append((self.words[self.word_tokens[row]], label, round(float(self.need[row]), 3)))
+        return out
+
+
+class Lexicon:
+    """Relation words of one KB by English morphology: word form -> {relation: weight}.
+
+    Weights are inverse document frequencies over relations, so a word shared by many
+    relation labels ("has") says little and a word unique to one says a lot.
+    """
+
+    def __init__(self, kg: KnowledgeGraph):
+        forms_by_rel: dict[str, set[str]] = {}
+        for rel in kg.relations:
+            forms = set()
+            for word in content_words(rel.words.replace(".", " ")):
+                forms |= {f for f in word_forms(word) if len(f) >= 3}
+            forms_by_rel[rel.id] = forms
+        df: dict[str, int] = defaultdict(int)
+        for forms in forms_by_rel.values():
+            for f in forms:
+                df[f] += 1
+        n = max(1, len(forms_by_rel))
+        self._cache: dict[str, dict[str, float]] = {}
+        self.by_form: dict[str, dict[str, float]] = defaultdict(dict)
+        for rel_id, forms in forms_by_rel.items():
+            for f in forms:
+                self.by_form[f][rel_id] = math.log(1 + n / df[f]) / math.log(1 + n)
+
+    def match(self, word: str) -> dict[str, float]:
+        """Relations a question word names by its form, with weights in (0, 1]."""
+        if word not in self._cache:
+            self._cache[word] = self._match(word)
+        return self._cache[word]
+
+    def _match(self, word: str) -> dict[str, float]:
+        if not word or word in STOPWORDS:
+            return {}
+        found: dict[str, float] = {}
+        for form in word_forms(word):
+            for rel_id, w in self.by_form.get(form, {}).items():
+                found[rel_id] = max(found.get(rel_id, 0.0), w)
+        if not found and len(word) >= 7:  # compounds: "screenwriter" names "writer"
+            for k in range(2, len(word) - 3):
+                tail = self.match(word[k:])
+                if tail:
+                    return {rel_id: 0.8 * w for rel_id, w in tail.items()}
+        return found
+
+
+def lexicon_for(kg: KnowledgeGraph) -> Lexicon:
+    lex = getattr(kg, "_lexicon", None)
+    if lex is None:
+        lex = kg._lexicon = Lexicon(kg)
+    return lex
+
+
+# -- the analysis ---------------------------------------------------------------------------
+def analyse(question: str, kg: KnowledgeGraph) -> QuestionAnalysis:
+    """Entity mentions, relation words with their scores, the answer asked for, constraints."""
+    bracketed = [(m.start(), m.end()) for m in re.finditer(r"\[[^\]]+\]", question)]
+    clean = question.replace("[", " ").replace("]", " ")
+    spans = _tokenize(clean)
+    tokens = [clean[a:b] for a, b in spans]
+    words = [_word(t) for t in tokens]
+    qa = QuestionAnalysis(question=question, tokens=tokens, words=words)
+    qa.entities = _entity_mentions(clean, spans, bracketed, kg, words)
+    names = {k for m in qa.entities if m.named for k in range(m.start, m.end)}
+    qa.comparisons = find_comparisons(words, names)
+    compared = {k for c in qa.comparisons for k in range(c.start, c.end)}
+    # a year inside a comparison ("before 1998") is a value to compare with, not a topic
+    qa.entities = [
+        m for m in qa.entities
+        if not any(c.op != "=" and m.start < c.end and c.start < m.end for c in qa.comparisons)
+    ]  # fmt: skip
+    modifiers = {k for m in qa.entities if not m.named for k in range(m.start, m.end)}
+    for k, t in enumerate(tokens):  # "French-language films": both parts modify "films"
+        if t in ("-", "–") and 0 < k < len(tokens) - 1:
+            modifiers.update((k - 1, k + 1))
+    qa.answer = _answer_type(words, names | compared, modifiers)
+    qa.asks_for_others = any(
+        w in _OTHER_CUES or (w.endswith(_OTHER_SUFFIXES) and len(w) > 6)
+        for i, w in enumerate(words) if i not in names
+    )  # fmt: skip
+    _score_words(qa, kg, names)
+    return qa
+
+
+def _tokenize(text: str) -> list[tuple[int, int]]:
+    """Character spans of tokens: words (inner apostrophes and dots kept: "O'Brien",
+    "C.H.O.M.P.S"), punctuation on its own, and the possessive "'s" split off its word."""
+    out = []
+    for m in _TOKEN.finditer(text):
+        a, b = m.start(), m.end()
+        poss = _POSSESSIVE.match(m.group())
+        if poss:
+            cut = a + len(poss.group(1))
+            out += [(a, cut), (cut, b)]
+        else:
+            out.append((a, b))
+    return out
+
+
+def _word(token: str) -> str:
+    if token in ("'s", "’s"):
+        return "'s"
+    return normalize(token) if any(c.isalnum() for c in token) else ""
+
+
+# -- entities ---------------------------------------------------------------------------------
+def _entity_mentions(clean, spans, bracketed, kg: KnowledgeGraph, words) -> list[EntityMention]:
+    found: list[EntityMention] = []
+    n = len(spans)
+    for i in range(n):
+        if not words[i] or words[i] == "'s":
+            continue
+        for j in range(i + 1, min(n, i + _MAX_SPAN) + 1):
+            if words[j - 1] == "'s":
+                continue  # a name does not end in a possessive ("Merrill's Marauders" may hold one)
+            text = clean[spans[i][0] : spans[j - 1][1]]
+            span_words = [w for w in words[i:j] if w]
+            in_brackets = bool(bracketed) and any(
+                a <= spans[i][0] and spans[j - 1][1] <= b for a, b in bracketed
+            )
+            has_upper = any(c.isupper() for c in text)
+            if all(w in STOPWORDS for w in span_words) and not in_brackets:
+                if j - i < 2 or not has_upper:
+                    continue
+            ids, variant = kg.exact(text), False
+            if not ids and j - i <= 2 and not in_brackets:
+                ids, variant = _variant_ids(kg, text), True
+            if not ids:
+                if j - i >= 2 and not _may_grow(kg, text):
+                    break  # no label starts with these words: a longer span is none either
+                continue
+            capitalized = any(
+                clean[spans[k][0]].isupper() for k in range(i, j) if k > 0 and words[k]
+            ) or (i == 0 and any(c.isupper() for c in text[1:]))
+            ids = sorted(ids, key=lambda x: (kg.label(x) != text, -kg.degree(x)))
+            score = 1.0 + 0.1 * min(5, j - i)
+            if kg.label(ids[0]) == text and has_upper:
+                score += 0.4  # the question writes the name exactly as the KB does
+            if capitalized:
+                score += 0.3
+            if in_brackets:
+                score += 1.0
+            if variant:
+                score -= 0.3
+            found.append(
+                EntityMention(i, j, text, tuple(ids), score, in_brackets, capitalized, variant)
+            )
+    found.sort(key=lambda m: (-m.link_score, m.start))
+    return found
+
+
+def _may_grow(kg: KnowledgeGraph, text: str) -> bool:
+    """Can a longer span starting like `text` still be a label?"""
+    return kg.starts_label(normalize(text)) or kg.starts_label(normalize(text.strip(_EDGE)))
+
+
+_EDGE = "\"'“”‘’«»()[]{}<>,;:.?!"
+
+
+def _variant_ids(kg: KnowledgeGraph, text: str) -> list[str]:
+    """Nodes named by a plural or an adjective of their label: "lawyers", "comedies",
+    "Brazilian" (English morphology only; a weaker reading than the label itself)."""
+    word = normalize(text)
+    if len(word) < 4:
+        return []
+    for form in _singulars(word):
+        ids = kg.exact(form)
+        if ids:
+            return ids
+    for cut in range(1, 5):  # "brazilian" -> "brazil", "japanese" -> "japan"
+        stem = word[:-cut]
+        if len(stem) >= 4 and word[len(stem) :] in _ADJ_ENDINGS_BY_LEN.get(cut, ()):
+            ids = kg.exact(stem) or kg.exact(stem + "y") or kg.exact(stem + "a")
+            if ids:
+                return ids
+    return []
+
+
+_ADJ_ENDINGS_BY_LEN = {
+    1: ("n",),
+    2: ("an", "ic", "sh"),
+    3: ("ian", "ean", "ese", "ish", "ean", "ite"),
+    4: ("ians", "eans", "ites"),
+}
+
+
+def _singulars(word: str) -> list[str]:
+    if word.endswith("ies") and len(word) > 4:
+        return [word[:-3] + "y"]
+    if word.endswith("es") and len(word) > 4:
+        return [word[:-2], word[:-1]]
+    if word.endswith("s") and not word.endswith("ss"):
+        return [word[:-1]]
+    return []
+
+
+# -- the answer asked for ---------------------------------------------------------------------
+def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set = frozenset()
+                 ) -> AnswerType:  # fmt: skip
+    """who -> person; where -> place; when / what year -> time; how many / old / tall ->
+    number; what / which N -> N; "A or B" -> a choice; else the head noun of the request."""
+    choices = _choices(words, names)
+    for i, w in enumerate(words):
+        if i in names:
+            continue  # "When Ladies Meet" is a title, not a question word
+        if w in _WH and _relative(words, i, names):
+            break  # "the country *in which* X was born": the noun before it is asked for
+        if w in ("who", "whom"):
+            if _ends_with_preposition(words):  # "who does X play for": a team as often
+                return AnswerType("", i, choices)
+            return AnswerType("person", i, choices)
+        if w == "whose":
+            return AnswerType("thing", _next_content(words, i, names, modifiers), choices)
+        if w == "where":
+            return AnswerType("place", i, choices)
+        if w == "when":
+            return AnswerType("time", i, choices)
+        if w == "how" and i + 1 < len(words) and words[i + 1] in _HOW_NUMBER:
+            return AnswerType("number", i + 1, choices)
+        if w in ("what", "which"):
+            k = _next_content(words, i, names, modifiers)
+            if k is not None and words[k] in _TIME_NOUNS:
+                return AnswerType("time", k, choices)
+            if k is not None and words[k] in PERSON_NOUNS:
+                return AnswerType("person", k, choices)
+            if choices:
+                return AnswerType("choice", k, choices)
+            return AnswerType("thing" if k is not None else "", k, choices)
+    if choices:
+        return AnswerType("choice", None, choices)
+    # no question word: "name the city where …", "Liverpool-born players?", and a
+    # possessive chain names its head last ("X's wife's *birthplace*")
+    k = _head_noun(words, names)
+    if k is not None and words[k] in PERSON_NOUNS:
+        return AnswerType("person", k, choices)
+    return AnswerType("thing" if k is not None else "", k, choices)
+
+
+def _head_noun(words: list[str], names: set[int]) -> int | None:
+    """The noun a request without a question word asks for: the head of its first run of
+    content words outside names, or of the last noun of a possessive chain."""
+    k = 0
+    while k < len(words):
+        w = words[k]
+        if k in names or not w or w in STOPWORDS or w in _FRAME or w == "'s" or w.isdigit():
+            k += 1
+            continue
+        end = k
+        while end + 1 < len(words) and end + 1 not in names:
+            nxt = words[end + 1]
+            if not nxt or nxt in STOPWORDS or nxt in _FRAME or nxt == "'s" or _verb_form(nxt):
+                break
+            if nxt in PREPOSITIONS:
+                break
+            end += 1
+        if end + 1 < len(words) and words[end + 1] == "'s":
+            k = end + 2  # "X's wife's birthplace": go on to the possessed noun
+            continue
+        return end
+    return None
+
+
+def _ends_with_preposition(words: list[str]) -> bool:
+    """ "who does X play for", "who does X work with": "who" asks for the object of a
+    preposition, as often a team or a company as a person ("by" asks for an agent)."""
+    last = next((w for w in reversed(words) if w), "")
+    return last in ("for", "with", "against", "at", "to", "from", "in", "on")
+
+
+def _relative(words: list[str], i: int, names: set[int]) -> bool:
+    """Is the wh-word at i a relative pronoun ("name the city *where* X was born")? Content
+    comes before it, and a clause after it; a wh-word among the last words asks the question
+    where it stands ("X were in *which* genres", "X's wife is *who*")."""
+    content_before = any(
+        w and (k in names or (w not in STOPWORDS and w not in _FRAME and w != "'s"))
+        for k, w in enumerate(words[:i])
+    )
+    after = [w for w in words[i + 1 :] if w]
+    return content_before and len(after) > 2
+
+
+def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset()
+                  ) -> int | None:  # fmt: skip
+    """The noun after token i that names what is asked: the first content word that is not
+    a name or the question's frame, or the noun a modifier before it qualifies ("which
+    *drama* films", "French-language films": a value of the KB or part of a hyphenated
+    compound)."""
+    start = None
+    for k in range(i + 1, min(len(words), i + 6)):
+        if k in names:
+            break  # "what does X act in": the question word asks no noun
+        w = words[k]
+        if w and w not in STOPWORDS and w not in _FRAME and w != "'s" and not w.isdigit():
+            start = k
+            break
+    if start is None:
+        return None
+    end = start
+    while end in modifiers or not words[end]:
+        nxt = end + 1
+        if nxt >= len(words) or nxt in names:
+            break
+        w = words[nxt]
+        if w and (w in STOPWORDS or w in _FRAME or w == "'s" or _verb_form(w) or
+                  w in PREPOSITIONS):  # fmt: skip
+            break
+        end = nxt
+    while not words[end] and end > start:
+        end -= 1
+    return end
+
+
+def _verb_form(word: str) -> bool:
+    """A past participle or gerund ("made", "directed", "starring"): it ends a noun phrase."""
+    return word in IRREGULAR_FORMS or (len(word) > 4 and word.endswith(("ed", "ing")))
+
+
+def _choices(words: list[str], names: set[int]) -> tuple[str, ...]:
+    """ "male or female", "a man or a woman": two content words joined by "or"."""
+    for i, w in enumerate(words):
+        if w != "or" or i in names:
+            continue
+        left = next((words[k] for k in range(i - 1, max(-1, i - 3), -1) if words[k]
+                     and words[k] not in STOPWORDS), None)  # fmt: skip
+        right = next((words[k] for k in range(i + 1, min(len(words), i + 3)) if words[k]
+                      and words[k] not in STOPWORDS), None)  # fmt: skip
+        if left and right and left.isalpha() and right.isalpha():
+            return (left, right)
+    return ()
+
+
+# -- relation words ---------------------------------------------------------------------------
+def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> None:
+    """Score every content word outside written names against every relation of the KB."""
+    sem = semantics_for(kg)
+    qa.semantics = sem
+    skip = set(names)
+    if qa.answer.wh == "person" and qa.answer.focus is not None:
+        skip.add(qa.answer.focus)  # "which people …": the answer type, not a relation
+    for c in qa.comparisons:
+        skip.update(range(c.start, c.end))
+    rows = [
+        i
+        for i, w in enumerate(qa.words)
+        if i not in skip
+        and w
+        and w not in STOPWORDS
+        and w not in _WH
+        and w not in _FRAME
+        and w != "'s"
+        and not w.isdigit()
+    ]
+    qa.word_tokens = rows
+    vectors = sem.model.embed_words([qa.words[i] for i in rows])
+    qa.vectors = vectors
+    scores = sem.word_scores(vectors)
+    lexicon = lexicon_for(kg)
+    lexical = np.full_like(scores, -1.0)
+    for row, i in enumerate(rows):
+        for part in qa.words[i].replace("-", " ").split():
+            for rel_id, weight in lexicon.match(part).items():
+                r = sem.code[rel_id]
+                lexical[row, r] = max(lexical[row, r], LEX_BASE + (1 - LEX_BASE) * weight)
+    focus = next((row for row, i in enumerate(rows) if i == qa.answer.focus), None)
+    if focus is not None:
+        # the noun asked about names a relation only by its form ("which *league*"); by
+        # meaning only when nearly a synonym ("occupation"); otherwise it says what the
+        # answer is ("which *companies*" is not `industry`)
+        scores[focus] = np.where(scores[focus] >= FOCUS_SYNONYM, scores[focus], -1.0)
+    scores = np.maximum(scores, lexical)
+    qa.scores = scores
+    qa.reach = REACH_WEIGHT * sem.reach_scores(vectors)
+    if rows and sem.rel_ids:
+        qa.best = np.maximum(scores.max(axis=1), qa.reach.max(axis=1))
+    else:
+        qa.best = np.zeros(len(rows), np.float32)
+    qa.need = 1.0 / (1.0 + np.exp(-(qa.best - NEED_AT) / NEED_WIDTH))
+    pad = np.full((len(rows), 1), -np.inf, np.float32)
+    # role 2i is named like relation i; walked backwards (2i+1) it is named like its stored
+    # inverse when the KB has one ("parent" backwards is "child": "X's mum" is not a child)
+    by_role = np.repeat(scores, 2, axis=1)
+    for rel, inverse in sem.inverse.items():
+        by_role[:, 2 * sem.code[rel] + 1] = scores[:, sem.code[inverse]]
+    if focus is not None and is_agent_noun(qa.words[rows[focus]]):
+        _agent_focus(by_role, focus, lexical[focus], kg, sem)
+    qa.explains = np.hstack([np.maximum(by_role, qa.reach), pad])
+    qa.named = np.hstack([scores, pad])
+    qa.role_names = np.hstack([by_role, pad])
+    # the same by English word forms alone (morphology is precise where it matches)
+    qa.lexical = lexical
+    by_form = np.repeat(lexical, 2, axis=1)
+    for rel, inverse in sem.inverse.items():
+        by_form[:, 2 * sem.code[rel] + 1] = lexical[:, sem.code[inverse]]
+    qa.role_lex = np.hstack([by_form, pad])
+
+
+def _agent_focus(by_role: np.ndarray, row: int, lexical: np.ndarray, kg: KnowledgeGraph,
+                 sem: RelationSemantics) -> None:  # fmt: skip
+    """An agent noun asked about ("which *players* …") names whoever does what a relation
+    says: the object of an agentive relation ("directed by": which *director*), the subject
+    of an active one ("plays for": which *players*). For an active relation the answer is
+    whatever can be its subject, however the path reaches it — not what it reaches."""
+    follow = kg.index.follow
+    for r in np.flatnonzero(lexical > 0):
+        rel = sem.rel_ids[r]
+        if kg.relation(rel).agentive:
+            continue
+        score = float(lexical[r])
+        by_role[row, 2 * r] = -1.0  # arriving at what "plays for" reaches: clubs, not players
+        for code, nexts in follow.items():
+            if code < by_role.shape[1] and nexts.get(2 * r, 0.0) >= 0.5:
+                by_role[row, code] = max(by_role[row, code], score)
+
+
+# -- how much of the question a path explains ----------------------------------------------
+@dataclass(frozen=True)
+class Explanation:
+    coverage: float  # need-weighted share of the relation words the path explains
+    hop_support: tuple[float, ...]  # per hop: how well the best word names it
+    unexplained: int  # hops no word names (and no shape explains)
+    shares: int  # hops that walk straight back over the relation just taken
+    inversions: int  # pairs of hops whose words come in the opposite order
+    unexplained_words: tuple[str, ...]  # words that need explaining and are not
+
+
+@dataclass
+class PathFits:
+    """`explain` for many paths at once (one row per path): what the planner scores."""
+
+    coverage: np.ndarray  # (n,)
+    support: np.ndarray  # (n, K) per hop; 0 on padding
+    unexplained: np.ndarray  # (n,)
+    shares: np.ndarray  # (n,)
+    inversions: np.ndarray  # (n,)
+    left_mask: np.ndarray  # (words, n): words that need explaining and are not
+    row_words: list[str]
+    bare_shares: np.ndarray | None = None  # (n,) shape-explained hops without a cue word
+    coverage_soft: np.ndarray | None = None  # (n,) coverage with a gentler fade (TAU_SOFT)
+    merged: np.ndarray | None = None  # (n,) word pairs at two places one hop explains alone
+    coverage_lex: np.ndarray | None = None  # (n,) coverage by word forms alone
+    unnamed_lex: np.ndarray | None = None  # (n,) hops no word names by its form
+    n_hops: np.ndarray | None = None  # (n,)
+
+    def explanation(self, i: int) -> Explanation:
+        """Path i's explanation (what the judge reads and says)."""
+        return Explanation(
+            round(float(self.coverage[i]), 4),
+            tuple(round(float(x), 4) for x in self.support[i][: int(self.n_hops[i])]),
+            int(self.unexplained[i]),
+            int(self.shares[i]),
+            int(self.inversions[i]),
+            tuple(w for w, m in zip(self.row_words, self.left_mask[:, i], strict=True) if m),
+        )
+
+
+def role_codes(sem: RelationSemantics, hops: list[tuple[str, str]]) -> list[int]:
+    """A hop's role code: 2 × relation index, + 1 when walked backwards."""
+    return [sem.code[r] * 2 + (0 if d == "out" else 1) for r, d in hops]
+
+
+def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.ndarray | None = None,
+                  anchor: str | None = None, first_implied: bool = False,
+                  anchor_kind: np.ndarray | None = None, reach=None) -> PathFits:  # fmt: skip
+    """How much of the question each path accounts for. `paths`: (n, K) role codes padded
+    with -1; `extra`: (n, M) relation indices of constraint and filter relations, -1 padded.
+
+    A word is explained by a hop whose relation it names or whose reach it describes
+    ("which *city*"), relative to the best explanation any relation of the KB offers it
+    (exp((got - best) / TAU)); words weigh by how much they need explaining. What a hop
+    reaches is read from where the path is (`path_reach`) when the topic `anchor` is given. A hop is
+    explained when some word names it well enough, or when it walks straight back over the
+    relation a word just explained ("films that share actors with X"). `first_implied`: the
+    topic entity takes part in one relation only ("musician" is only ever a profession), so
+    the first hop needs no word. `anchor_kind` (one value per relation word, see
+    `anchor_kind`): how well each word describes what the topic entity is."""
+    sem = qa.semantics
+    n, k = paths.shape
+    rows = qa.word_rows(*used)
+    words = len(rows)
+    if not words or n == 0:
+        zero = np.zeros(n)
+        unexplained = (paths >= 0).sum(axis=1) - (1 if first_implied else 0)
+        return PathFits(np.ones(n), np.zeros((n, k)), np.maximum(unexplained, 0), zero, zero,
+                        np.zeros((0, n), bool), [], zero, np.ones(n), zero, np.ones(n),
+                        (paths >= 0).sum(axis=1), (paths >= 0).sum(axis=1))  # fmt: skip
+    if anchor is not None:  # what each hop reaches, from the topic and from the hop before
+        reach_vecs, pair_index = reach or path_reach(sem, anchor, paths)
+        by_name = qa.role_names[rows][:, paths]  # (w, n, K)
+        reach = REACH_WEIGHT * (qa.vectors[rows] @ reach_vecs.T)  # (w, pairs)
+        got_hops = np.maximum(by_name, np.where(paths >= 0, reach[:, pair_index], -np.inf))
+    else:
+        got_hops = qa.explains[rows][:, paths]  # (w, n, K)
+    focus = qa.answer.focus
+    focus_row = next((i for i, r in enumerate(rows) if qa.word_tokens[r] == focus), None)
+    keep = None
+    if focus_row is not None and k > 1:
+        # the noun the question asks about ("which *films* did X act in") names the answer:
+        # only the last hop can explain it, by its name or by what it reaches
+        last = (paths >= 0).sum(axis=1) - 1
+        last_rel = paths[np.arange(n), last] >> 1
+        keep = (paths >> 1) == last_rel[:, None]  # the last hop (or the same relation again:
+        keep &= paths >= 0  # "grandparents" may name parent twice)
+        got_hops[focus_row] = np.where(keep, got_hops[focus_row], -np.inf)
+    got = got_hops.max(axis=2)
+    if extra is not None and extra.size:
+        by_name = qa.named[rows]  # (w, R + 1)
+        got = np.maximum(got, by_name[:, extra].max(axis=2))
+    if anchor_kind is not None:  # "the *film* X": words that say what the topic is
+        kind = anchor_kind[rows]
+        if focus_row is not None:
+            kind[focus_row] = -np.inf
+        got = np.maximum(got, kind[:, None])
+    best = qa.best[rows][:, None]
+    explained = np.exp(np.minimum(0.0, got - best) / TAU)  # (w, n)
+    need = qa.need[rows]
+    total = float(need.sum())
+    coverage = (need @ explained) / total if total > 1e-6 else np.ones(n)
+    soft = np.exp(np.minimum(0.0, got - best) / TAU_SOFT)
+    coverage_soft = (need @ soft) / total if total > 1e-6 else np.ones(n)
+    # by word forms alone: the share of the words with a morphological match to some
+    # relation whose best such relation is on the path, and hops no word names by form
+    lex = qa.role_lex[rows][:, paths]  # (w, n, K)
+    if focus_row is not None and k > 1:
+        lex[focus_row] = np.where(keep, lex[focus_row], -1.0)
+    lex_best = qa.lexical[rows].max(axis=1) if qa.lexical.size else np.zeros(words)
+    lex_need = np.maximum(lex_best, 0.0)
+    lex_got = lex.max(axis=2)  # (w, n)
+    if extra is not None and extra.size:
+        lex_got = np.maximum(lex_got, np.hstack([qa.lexical[rows], np.full((words, 1), -1.0)])[
+            :, extra].max(axis=2))  # fmt: skip
+    lex_total = float(lex_need.sum())
+    coverage_lex = (
+        (lex_need @ (lex_got >= lex_best[:, None] - 1e-6)) / lex_total
+        if lex_total > 1e-6 else np.ones(n)
+    )  # fmt: skip
+    unnamed_lex = ((lex.max(axis=0) <= 0) & (paths >= 0)).sum(axis=1)
+    # each hop's word, in path order, preferring a word no earlier hop took ("the movies
+    # *written* by the *writer* of X": one word per hop); a word explains a second hop only
+    # when no other word can ("grandparents")
+    support = np.zeros((n, k))
+    word_row = np.zeros((n, k), np.int64)
+    taken = np.zeros((words, n), bool)
+    cols = np.arange(n)
+    # ties go to the word the structure puts first (see order_ranks)
+    tie = ORDER_PULL * np.minimum(order_ranks(qa, used[0])[np.asarray(qa.word_tokens)[rows]],
+                                  10.0) if used else 0.0  # fmt: skip
+    for j in range(k):
+        col = got_hops[:, :, j]  # (w, n)
+        free = np.where(taken, -np.inf, col - (tie[:, None] if used else 0.0))
+        own = free.max(axis=0) >= HOP_EXPLAINED
+        word_row[:, j] = np.where(own, free.argmax(axis=0), col.argmax(axis=0))
+        support[:, j] = col[word_row[:, j], cols]
+        taken[word_row[:, j], cols] = True
+    if used and k > 1:  # hops that took their words in the wrong order swap them when the
+        rank = order_ranks(qa, used[0])[np.asarray(qa.word_tokens)[rows]]  # swap costs little
+        for a in range(k):
+            for b in range(a + 1, k):
+                wa, wb = word_row[:, a], word_row[:, b]
+                real = (paths[:, a] >= 0) & (paths[:, b] >= 0) & (rank[wa] > rank[wb])
+                swapped = got_hops[wb, cols, a] + got_hops[wa, cols, b]
+                kept = got_hops[wa, cols, a] + got_hops[wb, cols, b]
+                do = real & (swapped >= kept - SWAP_COST)
+                word_row[do, a], word_row[do, b] = wb[do], wa[do]
+                support[do, a] = got_hops[wb[do], cols[do], a]
+                support[do, b] = got_hops[wa[do], cols[do], b]
+    support = np.maximum(support, 0.0)
+    support[paths < 0] = 0.0
+    word_at = np.asarray(qa.word_tokens)[rows][word_row]  # (n, K) token index
+    if first_implied:
+        support[:, 0] = np.maximum(support[:, 0], HOP_EXPLAINED)
+    named = (support >= HOP_EXPLAINED) & (paths >= 0)
+    unexplained = np.zeros(n, np.int64)
+    shares = np.zeros(n, np.int64)
+    back = sem.walks_back
+    for j in range(k):
+        real = paths[:, j] >= 0
+        if j == 0:
+            unexplained += (real & ~named[:, 0]).astype(np.int64)
+            continue
+        is_back = real & back[paths[:, j - 1], paths[:, j]]
+        # a hop named by the same word as the hop it walks back over is explained by shape
+        same_word = word_at[:, j] == word_at[:, j - 1]
+        by_shape = is_back & named[:, j - 1] & (~named[:, j] | same_word)
+        shares += by_shape.astype(np.int64)
+        unexplained += (real & ~named[:, j] & ~by_shape).astype(np.int64)
+        if qa.asks_for_others:  # "films that *share* directors": the shape is asked for
+            support[by_shape, j] = np.maximum(support[by_shape, j], 1.0)
+    if not qa.asks_for_others:  # no "other", "same", "share" in the question: a weaker reading
+        bare, shares = shares, np.zeros(n, np.int64)
+    else:
+        bare = np.zeros(n, np.int64)
+    inversions = np.zeros(n, np.int64)
+    if used:
+        rank = order_ranks(qa, used[0])[word_at]  # (n, K): where each hop's word says it goes
+        for a in range(k):
+            for b in range(a + 1, k):
+                inversions += (named[:, a] & named[:, b] & (rank[:, a] > rank[:, b])).astype(
+                    np.int64
+                )
+    # places of the question that name relations, against the hops that took a word: more
+    # places than hops means one hop stands for two ("the *spouse* of X's *husband*"). Words
+    # within two tokens of each other are one place ("the *director* that *directed* X").
+    split = np.zeros(n, np.int64)
+    if used and words > 1:
+        tokens_at = np.asarray(qa.word_tokens)[rows]
+        order = np.argsort(tokens_at)
+        at = tokens_at[order].astype(float)[:, None]  # (w, 1), in question order
+        strong = ((need > 0.5)[:, None] & (explained > 0.5))[order]  # (w, n)
+        # the token of the previous strong word, per path: a gap over two starts a new place
+        seen = np.maximum.accumulate(np.where(strong, at, -np.inf), axis=0)
+        before = np.vstack([np.full((1, n), -np.inf), seen[:-1]])
+        n_places = (strong & (at - before > 2)).sum(axis=0)
+        took = np.zeros(n, np.int64)
+        for j in range(k):
+            took += ((paths[:, j] >= 0) & (support[:, j] >= HOP_EXPLAINED)).astype(np.int64)
+        split = np.maximum(0, n_places - np.maximum(took, 1))
+    left_mask = (need[:, None] > 0.5) & (explained < 0.5)  # (w, n): said in the judge's reason
+    row_words = [qa.words[qa.word_tokens[r]] for r in rows]
+    return PathFits(coverage, support, unexplained, shares, inversions, left_mask, row_words,
+                    bare, coverage_soft, split, coverage_lex, unnamed_lex,
+                    (paths >= 0).sum(axis=1))
+
+
+def path_reach(sem: RelationSemantics, anchor: str, paths: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """What each hop of each path reaches: the first from the topic's actual neighbours, the
+    later ones from the nodes the hop before reached (`sem.reach_after`). Returns the distinct
+    vectors and, per (path, hop), the row of its vector (padding: row 0)."""
+    n, k = paths.shape
+    if n == 0 or k == 0:
+        return np.zeros((1, sem.model.dim), np.float32), np.zeros(paths.shape, np.int64)
+    prev = np.full((n, k), -1, np.int64)  # -1: the hop starts at the topic entity
+    prev[:, 1:] = paths[:, :-1]
+    width = 2 * len(sem.rel_ids) + 2
+    keys = np.where(paths >= 0, (prev + 1) * width + paths, -1)
+    unique, inverse = np.unique(keys, return_inverse=True)
+    inverse = inverse.reshape(n, k)
+    vecs = []
+    for key in unique.tolist():
+        if key < 0:
+            vecs.append(np.zeros(sem.model.dim, np.float32))
+            continue
+        before, code = divmod(key, width)
+        vecs.append(sem.reach_from(anchor, code) if before == 0 else
+                    sem.reach_after(before - 1, code))  # fmt: skip
+    return np.stack(vecs), np.where(paths >= 0, inverse, 0)
+
+
+def reached_vector(kg: KnowledgeGraph, anchor: str, hops: list[tuple[str, str]]) -> np.ndarray:
+    """What the last hop of a path from `anchor` reaches (see `path_reach`)."""
+    sem = semantics_for(kg)
+    paths = np.array([role_codes(sem, hops)], dtype=np.int64)
+    vecs, index = path_reach(sem, anchor, paths)
+    return vecs[index[0, len(hops) - 1]]
+
+
+_RELATIVE = frozenset("that which who whom whose where when".split())
+
+
+def order_ranks(qa: QuestionAnalysis, topic: EntityMention) -> np.ndarray:
+    """Per token: the order in which its words are walked from the topic entity, read from
+    the question's structure (English grammar, no KB):
+
+    - a possessive chain after the topic comes first, in order: "X's *wife*'s *birthplace*";
+    - then the nouns before the topic, nearest first: "the *birthplace* of the *wife* of X";
+    - words after the topic that are not a possessive: its predicate — the innermost step
+      when the topic sits in a relative clause ("the films *that* X *starred* in"), else the
+      outermost ("where was the wife of X *born*");
+    - the noun the question asks about last."""
+    key = ("ranks", topic.start, topic.end)
+    if key in qa._cache:
+        return qa._cache[key]
+    words, n = qa.words, len(qa.words)
+    rank = np.full(n + 1, 50.0)
+    order = 0.0
+    j = topic.end
+    while j < n and words[j] == "'s":  # X's A's B (of C): one item per possessive
+        order += 1
+        k = j + 1
+        while k < n and words[k] != "'s" and (words[k] not in _RELATIVE) and (
+            words[k] not in STOPWORDS or words[k] == "of"
+        ):  # fmt: skip
+            rank[k] = order
+            k += 1
+        j = k
+    chain_end = j
+    relative = any(w in _RELATIVE for w in words[max(0, topic.start - 2) : topic.start])
+    before = order + 1
+    for k in range(topic.start - 1, -1, -1):
+        if words[k] and words[k] not in STOPWORDS and words[k] != "'s":
+            rank[k] = before
+            before += 1
+    for k in range(chain_end, n):
+        if words[k] and words[k] not in STOPWORDS:
+            rank[k] = 0.5 if relative else before + (k - chain_end) / n
+    if qa.answer.focus is not None:
+        rank[qa.answer.focus] = 100.0
+    qa._cache[key] = rank
+    return rank
+
+
+def explain(qa: QuestionAnalysis, hops: list[tuple[str, str]], used=(), extra_rels=(),
+            anchor: str | None = None, first_implied: bool = False,
+            kind: np.ndarray | None = None) -> Explanation:  # fmt: skip
+    """`explain_paths` for one path given as (relation, direction) hops (memoised: the
+    planner leaves the explanations of the plans it scored, which the judge then reads)."""
+    key = explain_key(anchor, hops, extra_rels, used)
+    cached = qa._cache.get(key)
+    if cached is not None:
+        fits, i = cached
+        return fits.explanation(i)
+    sem = qa.semantics
+    paths = np.array([role_codes(sem, hops)], dtype=np.int64).reshape(1, -1)
+    extra = [sem.code[r] for r in extra_rels if r in sem.code]
+    extra_arr = np.array([extra], dtype=np.int64) if extra else None
+    fits = explain_paths(qa, paths, used, extra_arr, anchor, first_implied, kind)
+    qa._cache[key] = (fits, 0)
+    return fits.explanation(0)
+
+
+def explain_key(anchor, hops, extra_rels, used) -> tuple:
+    return ("explain", anchor, tuple(hops), tuple(extra_rels), *((u.start, u.end) for u in used))
+
+
+def anchor_kind(qa: QuestionAnalysis, kg: KnowledgeGraph, node: str,
+                mention: EntityMention | None = None) -> np.ndarray:  # fmt: skip
+    """Per relation word: how much it sounds like the kind of thing the topic entity is —
+    what the other nodes in the topic's roles are ("the *film* X": X is one of the subjects
+    of `starred actors`, which are films). Only the words right before the topic's mention
+    (an apposition) can say so; -inf for the others."""
+    key = ("anchor-kind", node, mention and mention.start)
+    if key not in qa._cache:
+        roles = kg.index.roles.get(node, ())
+        out = np.full(len(qa.word_tokens), -np.inf, np.float32)
+        if roles and qa.reach is not None and len(qa.reach):
+            kind = qa.reach[:, [c ^ 1 for c in roles]].max(axis=1)
+            near = [
+                mention is None or mention.start - APPOSITION <= t < mention.start
+                for t in qa.word_tokens
+            ]
+            out = np.where(near, kind, -np.inf).astype(np.float32)
+        qa._cache[key] = out
+    return qa._cache[key].copy()
+
+
+APPOSITION = 2  # "the film X", "club X": the words this close before a name say what it is
+
+
+def rule_type_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, code: int) -> float:
+    """The answer type by English rules over relation labels alone, in [-1, 1]: who → the
+    agent of an agentive relation ("directed by", "actors": the person is the object); when
+    → a year; a noun that names a relation by its form → that relation, forwards."""
+    sem = semantics_for(kg)
+    rel, forward = sem.rel_ids[code >> 1], code % 2 == 0
+    info = kg.relation(rel)
+    if qa.answer.wh == "person":
+        if info.agentive:
+            return 1.0 if forward else -1.0
+        return 0.0 if not forward and info.object_kind == "entity" else -1.0
+    if qa.answer.wh == "time":
+        return 1.0 if forward and info.object_kind == "year" else -1.0
+    row = next((i for i, t in enumerate(qa.word_tokens) if t == qa.answer.focus), None)
+    if row is not None and qa.role_lex[row, :-1].max() > 0:
+        return 1.0 if qa.role_lex[row, code] > 0 else -1.0
+    return 0.0
+
+
+def nearest_relation(qa: QuestionAnalysis, used=()) -> int | None:
+    """The relation named by form nearest the question word or the noun asked about (the
+    last hop, in English questions), as a relation index."""
+    anchor = qa.answer.focus
+    rows = [r for r in qa.word_rows(*used) if qa.lexical[r].max() > 0]
+    if anchor is None or not rows:
+        return None
+    row = min(rows, key=lambda r: (abs(qa.word_tokens[r] - anchor), -qa.lexical[r].max()))
+    return int(np.argmax(qa.lexical[row]))
+
+
+def implies_first_hop(kg: KnowledgeGraph, node: str) -> bool:
+    """Does the node take part in one relation only (a value such as a profession or a
+    genre), so that starting from it says which relation is meant?"""
+    return len(kg.index.roles.get(node, ())) == 1
+
+
+def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str],
+                        used=()) -> dict[str, int]:  # fmt: skip
+    """Candidates whose own categorical attributes the question's words describe: "who is
+    X's *father*" prefers the parent whose gender reads "male", "which *defenders* …" the
+    players whose position is defender. Per categorical relation of the KB (few distinct
+    values, core.kg.semantics), the value the relation words are most alike wins when it
+    stands out from the others; each candidate scores the number of such wins it holds."""
+    sem = semantics_for(kg)
+    rows = qa.word_rows(*used)
+    if len(candidates) < 2 or not rows or not sem.categorical:
+        return {}
+    vectors = qa.vectors[rows]
+    out: dict[str, int] = {}
+    for rel in sem.categorical:
+        values = {n: kg.edges(n, rel, "out")[:3] for n in candidates[:AGREE_SAMPLE]}
+        distinct = sorted({v for vs in values.values() for v in vs})
+        if len(distinct) < 2:
+            continue
+        sims = vectors @ sem.model.embed_many([kg.label(v) for v in distinct]).T
+        best = sims.max(axis=0)  # per value: the best word
+        order = np.argsort(-best)
+        if best[order[0]] < AGREE_MIN or best[order[0]] - best[order[1]] < AGREE_MARGIN:
+            continue
+        winner = distinct[int(order[0])]
+        for n, vs in values.items():
+            if winner in vs:
+                out[n] = out.get(n, 0) + 1
+    return out
+
+
+AGREE_SAMPLE = 60
+AGREE_MIN = 0.2
+AGREE_MARGIN = 0.08
+
+
+# -- answer typing ----------------------------------------------------------------------------
+def concept_vector(kg: KnowledgeGraph, concept: str) -> np.ndarray:
+    sem = semantics_for(kg)
+    key = ("concept", concept)
+    cache = kg.__dict__.setdefault("_concepts", {})
+    if key not in cache:
+        text = {"person": _PERSON_WORDS, "place": _PLACE_WORDS}.get(concept, concept)
+        cache[key] = sem.model.embed(text)
+    return cache[key]
+
+
+def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction: str,
+               trusted_only: bool = False, reached: np.ndarray | None = None
+               ) -> float:  # fmt: skip
+    """How well arriving over (relation, direction) gives the kind of answer asked for, in
+    [-1, 1]; 0 when the question does not say. Literal kinds decide time and number; for
+    persons, places, choices and type nouns, what the role reaches is compared by meaning
+    with the best any role of the KB reaches. `trusted_only` (the judge): a type noun counts
+    against a relation only when it names another relation ("which *director*"); by what
+    roles reach it only counts for (names of films or companies say little of their kind).
+    `reached`: the vector of what this hop reaches where the path is (`path_reach`)."""
+    sem = semantics_for(kg)
+    code = sem.code[rel_id] * 2 + (0 if direction == "out" else 1)
+    kind = sem.kinds[sem.code[rel_id]] if direction == "out" else "entity"
+    wh = qa.answer.wh
+    if wh == "time":
+        return 1.0 if kind == "year" else -1.0
+    if wh == "number":
+        return 1.0 if kind in ("number", "year") else -1.0
+    if kind in ("year", "number") and wh in ("person", "place"):
+        return -1.0
+    if wh in ("person", "place"):
+        return _relative_reach(sem, concept_vector(kg, wh), code, reached)
+    if wh == "choice":
+        vec = sem.model.embed(" ".join(qa.answer.choices))
+        return _relative_reach(sem, vec, code, reached)
+    if wh == "thing" and qa.answer.focus is not None:
+        row = next((i for i, t in enumerate(qa.word_tokens) if t == qa.answer.focus), None)
+        if row is not None and qa.role_names[row, code] >= NAMES_RELATION:
+            return 1.0  # the noun names the relation that reaches the answer ("which league")
+        vec = sem.model.embed_words([qa.words[qa.answer.focus]])[0]
+        fit = _relative_reach(sem, vec, code, reached)
+        if not trusted_only:
+            return fit
+        if row is not None and qa.role_names[row, :-1].max() >= NAMES_RELATION:
+            return -1.0  # it names another relation ("which director" answered by a genre)
+        return max(0.0, fit)
+    return 0.0
+
+
+NAMES_RELATION = 0.6  # a type noun matching a relation this well names it ("director")
+
+
+def _relative_reach(sem: RelationSemantics, vec: np.ndarray, code: int,
+                    reached: np.ndarray | None = None) -> float:  # fmt: skip
+    """cos(what the role reaches, vec) against the best and the mean over all roles,
+    mapped to [-1, 1]: 1 for the role that fits best, about 0 for an average one."""
+    top, mean = _reach_scale(sem, vec)
+    if top - mean < 1e-6:
+        return 0.0
+    value = float(reached @ vec) if reached is not None else float(sem.reach_vecs[code] @ vec)
+    return max(-1.0, min(1.0, (value - mean) / (top - mean) * 2 - 1))
+
+
+def _reach_scale(sem: RelationSemantics, vec: np.ndarray) -> tuple[float, float]:
+    """(best, mean) cosine of a vector with what the KB's roles reach (memoised per vector)."""
+    key = vec.tobytes()
+    scale = sem.scales.get(key)
+    if scale is None:
+        sims = sem.reach_vecs @ vec
+        scale = (float(sims.max()), float(sims.mean())) if len(sims) else (0.0, 0.0)
+        if len(sem.scales) > 1024:
+            sem.scales.clear()
+        sem.scales[key] = scale
+    return scale
