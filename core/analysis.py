@@ -86,6 +86,8 @@ NEED_WIDTH = 0.05
 REACH_WEIGHT = 0.8  # a type word ("which city") explained by what a hop reaches
 LEX_BASE = 0.55  # a morphological match ("directed" ~ "directed by") scores at least this
 HOP_EXPLAINED = 0.4  # a hop some word matches at least this well is explained
+PLACE_NAMES = 0.55  # a word naming a path relation this well is a place of the question
+HAS_SHARE = 0.5  # a relation this share of a role's nodes have says what those nodes are
 FOCUS_SYNONYM = 0.75  # the noun asked about names a relation by meaning at this cosine
 ORDER_PULL = 0.03  # per structural rank: an earlier hop takes the word the structure puts first
 SWAP_COST = 0.25  # support two hops may give up to take their words in the structure's order
@@ -170,14 +172,15 @@ class QuestionAnalysis:
             len(before) == 2 and before[0] in _PREDICATIVE and before[1] in ("a", "an", "the")
         )
 
-    def relation_words(self, *used: EntityMention) -> list[tuple[str, str, float]]:
-        """(word, best relation label, score) of each relation word: what the trace shows."""
+    def relation_words(self, *used: EntityMention) -> list[list]:
+        """[word, closest relation label, how much the word needs explaining] of each relation
+        word: what the trace shows (lists, so a trace survives its JSON round trip)."""
         sem = self.semantics
         out = []
         for row in self.word_rows(*used):
             r = int(np.argmax(self.scores[row])) if sem and sem.rel_ids else -1
             label = sem.kg.label(sem.rel_ids[r]) if r >= 0 else ""
-            out.append((self.words[self.word_tokens[row]], label, round(float(self.need[row]), 3)))
+            out.append([self.words[self.word_tokens[row]], label, round(float(self.need[row]), 3)])
         return out
 
 
@@ -604,6 +607,7 @@ class Explanation:
     shares: int  # hops that walk straight back over the relation just taken
     inversions: int  # pairs of hops whose words come in the opposite order
     unexplained_words: tuple[str, ...]  # words that need explaining and are not
+    merged: int = 0  # places of the question naming a relation, beyond the hops that took one
 
 
 @dataclass
@@ -633,6 +637,7 @@ class PathFits:
             int(self.shares[i]),
             int(self.inversions[i]),
             tuple(w for w, m in zip(self.row_words, self.left_mask[:, i], strict=True) if m),
+            int(self.merged[i]) if self.merged is not None else 0,
         )
 
 
@@ -684,6 +689,13 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         keep = (paths >> 1) == last_rel[:, None]  # the last hop (or the same relation again:
         keep &= paths >= 0  # "grandparents" may name parent twice)
         got_hops[focus_row] = np.where(keep, got_hops[focus_row], -np.inf)
+    if focus_row is not None:
+        # an agent noun is explained by what the answers do: "which *players* were born in
+        # X" asks for people born in X who play for some club, not for their clubs
+        last = (paths >= 0).sum(axis=1) - 1
+        has = focus_has(qa, rows[focus_row])[paths[np.arange(n), last]]
+        got_hops[focus_row, np.arange(n), last] = np.maximum(
+            got_hops[focus_row, np.arange(n), last], has)
     got = got_hops.max(axis=2)
     if extra is not None and extra.size:
         by_name = qa.named[rows]  # (w, R + 1)
@@ -705,6 +717,9 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     lex = qa.role_lex[rows][:, paths]  # (w, n, K)
     if focus_row is not None and k > 1:
         lex[focus_row] = np.where(keep, lex[focus_row], -1.0)
+    if focus_row is not None:
+        has = focus_has(qa, rows[focus_row], lexical=True)[paths[np.arange(n), last]]
+        lex[focus_row, np.arange(n), last] = np.maximum(lex[focus_row, np.arange(n), last], has)
     lex_best = qa.lexical[rows].max(axis=1) if qa.lexical.size else np.zeros(words)
     lex_need = np.maximum(lex_best, 0.0)
     lex_got = lex.max(axis=2)  # (w, n)
@@ -754,6 +769,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     named = (support >= HOP_EXPLAINED) & (paths >= 0)
     unexplained = np.zeros(n, np.int64)
     shares = np.zeros(n, np.int64)
+    shaped = np.zeros((n, k), bool)  # hops explained by walking back over a named one
     back = sem.walks_back
     for j in range(k):
         real = paths[:, j] >= 0
@@ -765,6 +781,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         same_word = word_at[:, j] == word_at[:, j - 1]
         by_shape = is_back & named[:, j - 1] & (~named[:, j] | same_word)
         shares += by_shape.astype(np.int64)
+        shaped[:, j] = by_shape
         unexplained += (real & ~named[:, j] & ~by_shape).astype(np.int64)
         if qa.asks_for_others:  # "films that *share* directors": the shape is asked for
             support[by_shape, j] = np.maximum(support[by_shape, j], 1.0)
@@ -788,20 +805,49 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         tokens_at = np.asarray(qa.word_tokens)[rows]
         order = np.argsort(tokens_at)
         at = tokens_at[order].astype(float)[:, None]  # (w, 1), in question order
-        strong = ((need > 0.5)[:, None] & (explained > 0.5))[order]  # (w, n)
+        # words that name a relation of the path by its name (not a kind of node: "the
+        # *movies* directed by"), need explaining and are explained
+        by_name = qa.role_names[rows][:, paths].max(axis=2) >= PLACE_NAMES  # on the path
+        strong = (need > 0.5)[:, None] & by_name & (explained > 0.5)
+        if focus_row is not None:  # the noun asked about names the answers, not a hop
+            strong[focus_row] = False
+        strong = strong[order]  # (w, n)
         # the token of the previous strong word, per path: a gap over two starts a new place
-        seen = np.maximum.accumulate(np.where(strong, at, -np.inf), axis=0)
-        before = np.vstack([np.full((1, n), -np.inf), seen[:-1]])
-        n_places = (strong & (at - before > 2)).sum(axis=0)
+        # the previous strong word, per path; close words are one place only when they name
+        # the same relation and no possessive parts them ("X's *mother*'s *father*")
+        idx = np.arange(words)[:, None]
+        seen = np.maximum.accumulate(np.where(strong, idx, -1), axis=0)
+        prev = np.vstack([np.full((1, n), -1), seen[:-1]])  # (w, n) row in `order`, -1: none
+        ptok = tokens_at[order][np.maximum(prev, 0)]
+        marks = np.cumsum([w == "'s" for w in qa.words])
+        rel_of = qa.scores[rows].argmax(axis=1)[order] if qa.scores.size else np.zeros(words)
+        same_place = (prev >= 0) & (at - ptok <= 2) & (marks[tokens_at[order]][:, None]
+                      == marks[ptok]) & (rel_of[:, None] == rel_of[np.maximum(prev, 0)])
+        n_places = (strong & ~same_place).sum(axis=0)
         took = np.zeros(n, np.int64)
         for j in range(k):
-            took += ((paths[:, j] >= 0) & (support[:, j] >= HOP_EXPLAINED)).astype(np.int64)
+            took += ((paths[:, j] >= 0) & ((support[:, j] >= HOP_EXPLAINED) | shaped[:, j])
+                     ).astype(np.int64)  # fmt: skip
         split = np.maximum(0, n_places - np.maximum(took, 1))
     left_mask = (need[:, None] > 0.5) & (explained < 0.5)  # (w, n): said in the judge's reason
     row_words = [qa.words[qa.word_tokens[r]] for r in rows]
     return PathFits(coverage, support, unexplained, shares, inversions, left_mask, row_words,
                     bare, coverage_soft, split, coverage_lex, unnamed_lex,
                     (paths >= 0).sum(axis=1))
+
+
+def focus_has(qa: QuestionAnalysis, row: int, lexical: bool = False) -> np.ndarray:
+    """Per role (+ padding): how well the word names (by meaning, or by word form alone) a
+    relation that most nodes arriving over the role have themselves (`KGIndex.follow`)."""
+    key = ("focus-has", row, lexical)
+    if key not in qa._cache:
+        share = qa.semantics.follow_share
+        names = (qa.role_lex if lexical else qa.role_names)[row]  # (codes + 1)
+        held = share >= HAS_SHARE
+        n = len(names) - 1
+        held[np.arange(n), np.arange(n) ^ 1] = False  # not the relation just walked, back
+        qa._cache[key] = np.where(held, names[None, :], -1.0).max(axis=1)
+    return qa._cache[key]
 
 
 def path_reach(sem: RelationSemantics, anchor: str, paths: np.ndarray

@@ -6,8 +6,6 @@ an LLM judge plugs in through the same `score` method.
 
 from __future__ import annotations
 
-from core.kg.store import KnowledgeGraph
-from core.loop import Judgement, State
 from core.analysis import (
     analyse,
     anchor_kind,
@@ -16,6 +14,8 @@ from core.analysis import (
     implies_first_hop,
     reached_vector,
 )
+from core.kg.store import KnowledgeGraph
+from core.loop import Judgement, State
 from core.trace import Step, Triple
 
 
@@ -23,7 +23,8 @@ class RuleJudge:
     """reward = how much of the question the path explains (core.analysis.explain: each
     relation word weighted by how much it needs explaining), halved when the candidates are
     not the kind of answer asked for, and halved again for every hop the question does not
-    explain and every plan part (another name, a comparison) not applied yet — so no reward
+    explain, every relation phrase no hop of its own explains ("X's mother's father" over one
+    `parent` hop) and every plan part (another name, a comparison) not applied yet — so no reward
     reaches R while a relation word of the question is unexplained."""
 
     name = "rules"
@@ -59,7 +60,8 @@ class RuleJudge:
         # are not held against the path
         cover = min(1.0, fit.coverage / max(reading.ceiling, MIN_CEILING)) if reading.ceiling \
             else fit.coverage  # fmt: skip
-        reward = round(cover * (1.0 if fits else 0.5) * 0.5 ** (fit.unexplained + pending), 4)
+        missing = fit.unexplained + fit.merged + pending
+        reward = round(cover * (1.0 if fits else 0.5) * 0.5**missing, 4)
         path = " → ".join(self.kg.label(r) + ("" if d == "out" else "⁻¹") for r, d in hops)
         verdict = "fits" if kind > 0.3 else "is not asked" if kind == 0 else (
             "may fit" if fits else "does not fit")  # fmt: skip
@@ -71,6 +73,8 @@ class RuleJudge:
             + (f"; {fit.unexplained} hop(s) the question does not explain" if fit.unexplained
                else "")  # fmt: skip
             + (f"; unexplained: {', '.join(fit.unexplained_words)}" if fit.unexplained_words
+               else "")  # fmt: skip
+            + (f"; {fit.merged} relation phrase(s) with no hop of their own" if fit.merged
                else "")  # fmt: skip
             + (f"; not applied yet: {pending} part(s) of the plan" if pending else "")
         )

@@ -84,6 +84,10 @@ class Workspace:
             return []
         return sorted(p.name for p in self.kbs_dir.iterdir() if (p / "meta.json").is_file())
 
+    def _has_kb(self, name: str) -> bool:
+        """One stat instead of listing every KB: this runs before every question."""
+        return name not in ("", ".", "..") and (self.kbs_dir / name / "meta.json").is_file()
+
     def kb_info(self, name: str) -> KBInfo:
         return KBInfo(**json.loads((self.kbs_dir / name / "meta.json").read_text()))
 
@@ -91,13 +95,13 @@ class Workspace:
         """A KB name from `--kb`: None (the bundled default, seeded on first use), an imported
         KB's name, or a file path (imported on first use, keyed by content, reused after)."""
         if not spec:
-            if DEFAULT_KB not in self.kb_names():
+            if not self._has_kb(DEFAULT_KB):
                 kb_dir = bundled_kb_dir()
                 self.import_file(
                     kb_dir / "kb.txt", name=DEFAULT_KB, schema=kb_dir / "relations.ttl"
                 )
             return DEFAULT_KB
-        if spec in self.kb_names():
+        if "/" not in spec and self._has_kb(spec):
             return spec
         path = Path(spec).expanduser()
         if path.is_file():

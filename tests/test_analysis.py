@@ -2,7 +2,8 @@
 
 A small family KB with natural relation names (none of them is a word of the questions
 unless the test says so): paraphrase, answer typing, hop order, the topic as the answer,
-"other" questions, inverse sets, two-anchor intersections and comparisons.
+"other" questions, inverse sets, two-anchor intersections and comparisons. Countries carry a
+fact of their own, as in any real KB, so they read as entities rather than bare values.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ Paris\tlocated_in\tFrance
 Lyon\tlocated_in\tFrance
 Berlin\tlocated_in\tGermany
 Munich\tlocated_in\tGermany
+France\tcurrency\teuro
+Germany\tcurrency\teuro
 Ann Lee\tprofession\tlawyer
 Bob Lee\tprofession\tdoctor
 Cara Lee\tprofession\tlawyer
@@ -146,6 +149,33 @@ def test_the_judge_wants_more_while_a_word_is_unexplained(family) -> None:
 # -- order of hops ----------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("where was Dan Lee's father's wife born", ["parent", "spouse", "place of birth"]),
+        ("what is the profession of the husband of Dan Lee's mother",
+         ["parent", "spouse", "profession"]),
+    ],
+)  # fmt: skip
+def test_possessive_chain_hops_come_in_the_order_of_the_words(
+    family, question: str, path: list[str]
+) -> None:
+    trace = family.ask(question, kb="family")
+    kg = family.kg("family")
+    walked = [kg.label(s.action.params["relation"]) for s in trace.steps if s.action.kind == "hop"]
+    assert walked == path
+
+
+def test_two_words_for_one_relation_count_as_two_places(family) -> None:
+    """"X's mother's father" names `parent` twice; one `parent` hop leaves a phrase without a
+    hop of its own, and the judge says so."""
+    trace = family.ask("where was Dan Lee's mother's father born", kb="family")
+    assert "with no hop of their own" in trace.steps[-1].reward_reason
+    assert trace.steps[-1].reward < 0.8
+
+
+@pytest.mark.xfail(strict=True, reason="known weakness (README): the fitted weights rank the "
+                   "two-hop reading of a doubled kinship chain first")  # fmt: skip
 @pytest.mark.parametrize(
     "question",
     [

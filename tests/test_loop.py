@@ -97,9 +97,19 @@ def test_trace_json_round_trips(metaqa_engine: Engine) -> None:
 
 
 def test_stops_when_the_judge_reaches_the_threshold(metaqa_engine: Engine) -> None:
-    trace = metaqa_engine.ask(ONE_HOP)
+    trace = metaqa_engine.ask("who directed [Once Were Warriors]")
     assert len(trace.steps) == 1
     assert trace.stop_reason == "judge reward 1.00 reached the threshold 0.8"
+    assert trace.answer_labels == ["Lee Tamahori"]
+
+
+def test_stops_when_the_best_plan_is_done_below_the_threshold(metaqa_engine: Engine) -> None:
+    """Nothing in this KB says what a film is, so "movies" stays partly unexplained: the
+    reward stays under R, and the loop stops because no ranked plan goes further."""
+    trace = metaqa_engine.ask(ONE_HOP)
+    assert len(trace.steps) == 1
+    assert 0.5 <= trace.steps[0].reward < 0.8
+    assert trace.stop_reason.startswith("the best plan is complete")
     assert set(trace.answer_labels) == {"Once Were Warriors", "Tracker", "River Queen"}
 
 

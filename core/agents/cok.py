@@ -23,12 +23,12 @@ from dataclasses import asdict
 from core.agents.llm_agents import CoTAgent, decide, rule_prior
 from core.agents.querygen import generate_query
 from core.agents.rules import RuleAgent
+from core.analysis import analyse
+from core.constraints import _AFTER_VALUE, _BEFORE_VALUE, SUPERLATIVES, Comparison
 from core.judges import node_label
 from core.kg.store import KnowledgeGraph
 from core.llm.client import LLM, LLMFault
 from core.loop import Judgement, LoopSettings, State
-from core.analysis import analyse
-from core.constraints import _AFTER_VALUE, _BEFORE_VALUE, SUPERLATIVES, Comparison
 from core.sources import list_collections, list_tables, run_sql
 from core.sources.tables import TableInfo, check_sql, describe
 from core.text import STOPWORDS, normalize

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from core.agents.planner import Plan, Planner, floored, rule_prior
 from core.agents.planning import plan_ahead
+from core.analysis import analyse
 from core.judges import node_label
 from core.kg.source import path_sparql
 from core.kg.store import KnowledgeGraph
@@ -17,7 +18,6 @@ from core.llm import prompts
 from core.llm.client import LLM, Choice, LLMFault
 from core.llm.source import LLMSource, final_answer
 from core.loop import LoopSettings, State
-from core.analysis import analyse
 from core.trace import Action, Answer, Step, Triple
 from core.wkm.actions import STOP, path_keys
 from core.wkm.guide import Guide, with_stop

@@ -172,7 +172,8 @@ class Planner:
         if key not in qa._cache:
             rows = qa.word_rows(mention)
             best = qa.scores[rows].max(axis=0) if rows else []
-            qa._cache[key] = {r for r, s in zip(self.sem.rel_ids, best) if s >= NAMED_AT}
+            pairs = zip(self.sem.rel_ids, best, strict=False)
+            qa._cache[key] = {r for r, s in pairs if s >= NAMED_AT}
         return qa._cache[key]
 
     def _plans_for(self, qa: QuestionAnalysis, mention: EntityMention, anchor: str) -> list[Plan]:

@@ -12,7 +12,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from core.agents.planner import Plan, Planner, floored, rule_prior
-from core.analysis import QuestionAnalysis, analyse, attribute_agreement
+from core.analysis import (
+    HOP_EXPLAINED,
+    QuestionAnalysis,
+    analyse,
+    attribute_agreement,
+    role_codes,
+)
 from core.kg.source import path_sparql
 from core.kg.store import KnowledgeGraph
 from core.loop import State
@@ -22,6 +28,7 @@ from core.wkm.guide import Guide, with_stop
 
 MAX_ANSWERS_WITH_EVIDENCE = 25
 MIN_ANSWER_REWARD = 0.1  # below this the judge calls the path a guess: answer nothing
+DETOUR_REWARD = 0.5  # an uncued out-and-back detour below this answers another question
 EXTEND_MARGIN = 1.0  # a longer plan is walked on only if it scores this close to the current
 SWITCH_LOSS = 0.3  # after an empty query, another plan is tried only if it explains about as much
 
@@ -176,6 +183,10 @@ class RuleAgent:
             if other.features.get("coverage", 0) <= base.features.get("coverage", 0) + 0.05:
                 continue
             if other.score < base.score - EXTEND_MARGIN:
+                continue
+            # "which *movies*" asks for things: a hop on to bare values (genres, tags) explains
+            # the noun by what the values sound like, not by what was asked for
+            if other.features.get("value_answer", 0) > base.features.get("value_answer", 0):
                 continue
             if (
                 i != current
@@ -416,6 +427,13 @@ class RuleAgent:
             candidates = others if others or asked else candidates
         # a stop the learned knowledge confirmed (`_guided_completion`) passes the gate too
         trusted = memory and (memory[-1].reward >= MIN_ANSWER_REWARD or state.walk.knowledge_stop)
+        if trusted and not state.walk.knowledge_stop and memory[-1].reward < DETOUR_REWARD \
+                and _uncued_detour(reading):  # fmt: skip
+            state.stop_reason = (
+                "the path walks out and straight back over a relation the question does not "
+                f"ask about (reward {memory[-1].reward:.2f}): it answers another question"
+            )
+            return [], 0
         if not candidates or not trusted:
             if candidates and memory:
                 state.stop_reason = (
@@ -466,3 +484,21 @@ def linked_entities(kg: KnowledgeGraph, qa: QuestionAnalysis) -> list[dict]:
         }
         for m in qa.entities[:5]
     ]
+
+
+def _uncued_detour(reading) -> bool:
+    """Does the path go out over a relation no word names and straight back (to the topic's
+    neighbours:
+    "who starred in X" answered by the actors of X's director's other films) while no word
+    asks for other things ("same", "other", "share", "also")? Then a missing fact is being
+    answered around, not found."""
+    qa = reading.analysis
+    if qa is None or qa.semantics is None or qa.asks_for_others or len(reading.hops) < 2:
+        return False
+    codes = role_codes(qa.semantics, reading.hops)
+    back = qa.semantics.walks_back
+    rows = qa.word_rows(*reading.used)
+    named = [bool(rows) and float(qa.role_names[rows, c].max()) >= HOP_EXPLAINED for c in codes]
+    # "the films directed by the *director* of X" names the relation it walks back over
+    pairs = enumerate(zip(codes, codes[1:], strict=False))
+    return any(back[a, b] and not named[i] for i, (a, b) in pairs)

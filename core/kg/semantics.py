@@ -46,6 +46,9 @@ class RelationNames:
     weights: tuple[float, ...]
 
 
+IN_NAMES = __import__('os').environ.get('KL_IN_NAMES', '1') == '1'
+
+
 class RelationSemantics:
     """Vectors for the relations of one KB, in `kg.index.rel_ids` order."""
 
@@ -127,10 +130,15 @@ class RelationSemantics:
         texts = [_node_text(kg, n) for n in nodes]
         texts += [kg.label(c) for n in nodes for c in index.classes.get(n, ())]
         texts = [t for t in texts if t]
-        has = [self.label_vecs[self.code[r]] for n in list(nodes)[:HAS_SAMPLE]
-               for r, d in kg.roles(n) if d == "out"]  # fmt: skip
+        sample = list(nodes)[:HAS_SAMPLE]
+        has = [self.label_vecs[self.code[r]] for n in sample for r, d in kg.roles(n) if d == "out"]
+        # and the names of what points at them: a relation often names its object's kind
+        # ("plays for *club*", "birth *city*")
+        named_by = [self.label_vecs[self.code[r]] for n in sample for r, d in kg.roles(n)
+                    if d == "in"]  # fmt: skip
         vec = np.zeros(self.model.dim, np.float32)
-        for part in (self.model.embed_many(texts) if texts else [], has):
+        parts = (self.model.embed_many(texts) if texts else [], has, named_by)
+        for part in parts if IN_NAMES else parts[:2]:
             if len(part):
                 mean = np.mean(part, axis=0)
                 norm = float(np.linalg.norm(mean))

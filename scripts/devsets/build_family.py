@@ -1310,7 +1310,7 @@ class Graph:
         if len(branches) != len(anchors):
             raise ValueError(f"{qtype}: {len(branches)} branches but {len(anchors)} anchors")
         result = None
-        for a, b in zip(anchors, branches):
+        for a, b in zip(anchors, branches, strict=False):
             r = self.run_path(a, b)
             result = r if result is None else (result & r)
         if drop_self:
@@ -1337,7 +1337,7 @@ def with_the(label: str) -> str:
 
 def bindings(anchors: list[str]) -> dict:
     b = {}
-    for name, lab in zip(("X", "Y"), anchors):
+    for name, lab in zip(("X", "Y"), anchors, strict=False):
         b[name] = lab
         b[name + "_a"] = with_article(lab)
         b[name + "_t"] = with_the(lab)
@@ -1472,12 +1472,14 @@ def check_templates():
     assert not dup, dup
     assert not (tune_t & held_t)
     # normalised comparison as well (case, punctuation)
-    norm = lambda t: " ".join(re.findall(r"[a-z{}_]+", t.lower()))
+    def norm(t):
+        return " ".join(re.findall(r"[a-z{}_]+", t.lower()))
+
     assert not ({norm(t) for t in tune_t} & {norm(t) for t in held_t})
 
 
 def check_questions(files, g: Graph):
-    for part, rows in files.items():
+    for rows in files.values():
         for r in rows:
             for a in r["answers"].split("|"):
                 assert a in g.nodes, (r, a)
@@ -1579,7 +1581,6 @@ def write_readme(path, world, triples, files, report):
     kinds = [k for k, _ in KIND_DOC]
     hops = sorted({r["hops"] for part in files.values() for r in part})
     ex_t = files["tune"][:5]
-    ex_h = files["held"][:5]
     L = []
     L.append("# family: people, families and places (a small Freebase-like people slice)\n")
     L.append(
