@@ -627,6 +627,7 @@ class PathFits:
     coverage_lex: np.ndarray | None = None  # (n,) coverage by word forms alone
     unnamed_lex: np.ndarray | None = None  # (n,) hops no word names by its form
     n_hops: np.ndarray | None = None  # (n,)
+    echoes: np.ndarray | None = None  # (n,) uncued walks back over the word's own relation
 
     def explanation(self, i: int) -> Explanation:
         """Path i's explanation (what the judge reads and says)."""
@@ -770,6 +771,11 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     unexplained = np.zeros(n, np.int64)
     shares = np.zeros(n, np.int64)
     shaped = np.zeros((n, k), bool)  # hops explained by walking back over a named one
+    # ... the last hop, whose word is the one the hop before took, where no second word of the
+    # question names that relation ("the films *directed* by the *director*"); in the middle of
+    # a path it is the way on ("who starred in films for the *writer* of X")
+    echoes = np.zeros(n, np.int64)
+    namers = (qa.role_names[rows][:, paths] >= PLACE_NAMES).sum(axis=0)  # (n, K)
     back = sem.walks_back
     for j in range(k):
         real = paths[:, j] >= 0
@@ -782,6 +788,8 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         by_shape = is_back & named[:, j - 1] & (~named[:, j] | same_word)
         shares += by_shape.astype(np.int64)
         shaped[:, j] = by_shape
+        final = (paths[:, j + 1] < 0) if j + 1 < k else np.ones(n, bool)
+        echoes += (by_shape & same_word & (namers[:, j] < 2) & final).astype(np.int64)
         unexplained += (real & ~named[:, j] & ~by_shape).astype(np.int64)
         if qa.asks_for_others:  # "films that *share* directors": the shape is asked for
             support[by_shape, j] = np.maximum(support[by_shape, j], 1.0)
@@ -789,6 +797,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         bare, shares = shares, np.zeros(n, np.int64)
     else:
         bare = np.zeros(n, np.int64)
+        echoes[:] = 0
     inversions = np.zeros(n, np.int64)
     if used:
         rank = order_ranks(qa, used[0])[word_at]  # (n, K): where each hop's word says it goes
@@ -833,7 +842,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     row_words = [qa.words[qa.word_tokens[r]] for r in rows]
     return PathFits(coverage, support, unexplained, shares, inversions, left_mask, row_words,
                     bare, coverage_soft, split, coverage_lex, unnamed_lex,
-                    (paths >= 0).sum(axis=1))
+                    (paths >= 0).sum(axis=1), echoes)
 
 
 def focus_has(qa: QuestionAnalysis, row: int, lexical: bool = False) -> np.ndarray:

@@ -100,7 +100,7 @@ def render_decisions(step: Step) -> None:
         st.caption(
             "sources: "
             + " · ".join(
-                f"{md(name)} {info['score']:.2f}{' ✓' if info.get('chosen') else ''}"
+                f"{md(name)} {info.get('score', 0.0):.2f}{' ✓' if info.get('chosen') else ''}"
                 for name, info in sources.items()
             )
         )
@@ -210,8 +210,9 @@ def draw_graph(slot, steps: list[Step], answers: list[Answer] = (), topics=None)
 
 
 def draw_chart(slot, steps: list[Step], threshold: float) -> None:
-    if steps:
-        slot.plotly_chart(reward_figure(steps, threshold), config={"displayModeBar": False})
+    if steps:  # keyed per redraw: two redraws of equal figures would share an automatic id
+        slot.plotly_chart(reward_figure(steps, threshold), config={"displayModeBar": False},
+                          key=f"reward-chart-{len(steps)}")  # fmt: skip
 
 
 def draw_totals(slot, steps: list[Step]) -> None:

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from devsets import dev_sets, ensure_kb  # noqa: E402
 
-from core.agents.planner import WEIGHTS_FILE, Planner, load_weights  # noqa: E402
+from core.agents.planner import RULE_WEIGHTS, WEIGHTS_FILE, Planner, load_weights  # noqa: E402
 from core.analysis import analyse  # noqa: E402
 from core.engine import Engine  # noqa: E402
 from core.evaluate import read_questions  # noqa: E402
@@ -192,6 +192,17 @@ def main() -> None:
     else:
         feats, quals, names = collect(engine, args.limit)
         cache.write_bytes(pickle.dumps((feats, quals, names)))
+    # the rules' weights stay fixed: the plans a rule rules out leave the fit, then its column
+    rules = [i for i, n in enumerate(names) if n in RULE_WEIGHTS]
+    kept = []
+    for x, q in zip(feats, quals, strict=True):
+        ok = (x[:, rules] @ np.array([RULE_WEIGHTS[names[i]] for i in rules]) > -1.0
+              if rules else np.ones(len(x), bool))  # fmt: skip
+        kept.append((x[ok], q[ok]) if ok.any() else (x, q))
+    keep = [i for i in range(len(names)) if i not in rules]
+    feats = [x[:, keep] for x, _ in kept]
+    quals = [q for _, q in kept]
+    names = [names[i] for i in keep]
     start = {n: load_weights().get(n, 0.0) for n in names}
     before = np.mean([q[int(np.argmax(x @ np.array([start[n] for n in names])))] >= q.max() - 0.05
                       for x, q in zip(feats, quals, strict=True)])  # fmt: skip

@@ -62,6 +62,18 @@ def test_question_is_answered_with_steps(app: AppTest) -> None:
     assert at.download_button[0].label == "Download trace (JSON)"
 
 
+def test_the_plan_says_why_it_was_chosen(app: AppTest) -> None:
+    """Every planner signal, its weight and what it added, and the relation words matched."""
+    at = ask(app, "who is the director of Black Snake Moan")
+    assert not at.exception, at.exception
+    labels = [e.label for e in at.expander]
+    assert any(label.startswith("Why this plan") for label in labels)
+    table = next(df.value for df in at.dataframe if "signal" in df.value.columns)
+    assert {"signal", "value", "weight", "adds"} <= set(table.columns)
+    assert "coverage_soft" in set(table["signal"])
+    assert "director → directed by" in texts(at)
+
+
 def test_trace_survives_a_rerun(app: AppTest) -> None:
     at = ask(app, "who directed Black Snake Moan").run()  # a plain rerun, e.g. a download click
     assert not at.exception, at.exception

@@ -107,6 +107,7 @@ def test_kg_and_table_progressive(metaqa_engine: Engine) -> None:
         s.action.details["sources"] for s in trace.steps if "sources" in s.action.details
     )
     assert sources["table"]["chosen"] and sources["kg"]["chosen"]
+    assert all(0.0 <= info["score"] <= 1.0 for info in sources.values())  # what the page shows
     top = trace.answers[0]
     assert top.evidence and any(p.source == "table:movies" for p in top.passages)
 

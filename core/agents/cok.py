@@ -125,7 +125,8 @@ class CoKAgent:
             chosen = bool(best and best["score"] >= TABLE_MIN)
             compare.append({"comparison": c.text(), "source": "table" if chosen else "kg",
                             **(best or {"score": 0.0})})  # fmt: skip
-        out["table"] = {"chosen": any(c["source"] == "table" for c in compare),
+        out["table"] = {"score": max((c["score"] for c in compare), default=0.0),
+                        "chosen": any(c["source"] == "table" for c in compare),
                         "comparisons": compare}  # fmt: skip
         words = [] if qa.comparisons else claim_words(predicate)
         has_docs = bool(list_collections(self.home))

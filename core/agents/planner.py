@@ -57,8 +57,12 @@ FEATURES = (
     "role_switch", "hops", "link", "anchor_rank", "constraints", "class_constraints",
     "filters", "unused_comparisons", "ignored_names", "path_similarity", "unmarked_modifiers",
     "answers_focus_kind", "value_answer", "type_rule", "order_rule",
-    *(f"type_{kind}" for kind in ANSWER_KINDS),
+    *(f"type_{kind}" for kind in ANSWER_KINDS), "echo_hops",
 )  # fmt: skip
+# rules, not fitted: a path does not end by walking back over a relation the question names
+# once, unless the question asks for other things ("the movie X, when was it *released*" is not
+# "the films released in the year X was")
+RULE_WEIGHTS = {"echo_hops": -10.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
     "unexplained_hops": -1.0,
@@ -90,6 +94,7 @@ def load_weights(path: Path = WEIGHTS_FILE) -> dict[str, float]:
     weights = dict(DEFAULT_WEIGHTS)
     if path.is_file():
         weights.update(json.loads(path.read_text())["weights"])
+    weights.update(RULE_WEIGHTS)
     return weights
 
 
@@ -401,6 +406,7 @@ class Planner:
             "order_rule": (last >> 1) == nearest if (nearest := self._nearest(qa, used)) is not None
             else 0.0,
             "path_similarity": self._path_similarity(qa, used, paths),
+            "echo_hops": fits.echoes,
         }
         types = self._answer_types(qa, paths, reach)  # (n, kinds)
         for j, kind in enumerate(ANSWER_KINDS):
