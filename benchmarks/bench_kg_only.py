@@ -1,6 +1,6 @@
 """Latency of the `kg-only` paradigm per question, with the KB already loaded.
 
-Target (issue): median <= 5 ms and p95 <= 20 ms per question over >= 2,000 MetaQA dev questions.
+Target (issue 17): median <= 3 ms and p95 <= 15 ms per question over >= 2,000 MetaQA dev questions.
 The KB import/open happens before any timing, and 50 questions warm the process up (lazy
 indexes, imports, allocator), so the numbers describe a warm, answering engine — the cold start
 is measured separately by bench_startup.py.

@@ -1034,7 +1034,7 @@ def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: li
     vectors = qa.vectors[rows]
     out: dict[str, int] = {}
     for rel in sem.categorical:
-        values = {n: kg.edges(n, rel, "out")[:3] for n in candidates[:AGREE_SAMPLE]}
+        values = {n: kg.edges(n, rel, "out", limit=3) for n in candidates[:AGREE_SAMPLE]}
         distinct = sorted({v for vs in values.values() for v in vs})
         if len(distinct) < 2:
             continue

@@ -35,8 +35,9 @@ def _engine_for(home: str) -> Engine:
 
 @st.cache_resource(show_spinner="Opening the knowledge graph (the first start imports it)…")
 def _default_kb_opened(home: str) -> bool:
-    """Open the default KB once, doing the one-off import before any user waits on a question."""
-    _engine_for(home).kg()
+    """Open the default KB once, doing the one-off import and the relation semantics before
+    any user waits on a question."""
+    _engine_for(home).prepare()
     return True
 
 

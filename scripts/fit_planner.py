@@ -210,6 +210,9 @@ def main() -> None:
     after = np.mean([q[int(np.argmax(x @ np.array([weights[n] for n in names])))] >= q.max() - 0.05
                      for x, q in zip(feats, quals, strict=True)])  # fmt: skip
     print(f"best plan ranked first: {before:.4f} -> {after:.4f} on {len(feats)} questions")
+    if after < before:  # a fit that ranks worse than the weights it started from is not kept
+        print("the fit ranks worse than the current weights: keeping them")
+        return
     print(json.dumps(weights, indent=2))
     if not args.dry_run:
         WEIGHTS_FILE.write_text(json.dumps({

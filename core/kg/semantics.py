@@ -162,7 +162,7 @@ class RelationSemantics:
             rel, direction = self.rel_ids[code >> 1], "out" if code % 2 == 0 else "in"
             nodes: list[str] = []
             for node in self.kg.index.reach.get(prev, ())[:AFTER_SAMPLE]:
-                nodes += self.kg.edges(node, rel, direction)[:3]
+                nodes += self.kg.edges(node, rel, direction, limit=3)
             nodes = list(dict.fromkeys(nodes))[:REACH_NODES]
             vec = self._mixed(nodes, code)
             self._after[key] = vec
@@ -174,7 +174,7 @@ class RelationSemantics:
         vec = self._from.get(key)
         if vec is None:
             rel, direction = self.rel_ids[code >> 1], "out" if code % 2 == 0 else "in"
-            vec = self._mixed(self.kg.edges(node, rel, direction)[:REACH_NODES], code)
+            vec = self._mixed(self.kg.edges(node, rel, direction, limit=REACH_NODES), code)
             if len(self._from) > 4096:
                 self._from.clear()
             self._from[key] = vec
@@ -244,7 +244,7 @@ def find_inverses(kg: KnowledgeGraph) -> dict[str, str]:
     entity_rels = [r for r in index.rel_ids if kg.relation(r).object_kind == "entity"]
     for r1 in entity_rels:
         subjects = index.reach.get(index.rel_ids.index(r1) * 2 + 1, ())[:INVERSE_SAMPLE]
-        pairs = [(s, o) for s in subjects for o in kg.edges(s, r1, "out")[:2]]
+        pairs = [(s, o) for s in subjects for o in kg.edges(s, r1, "out", limit=2)]
         if len(pairs) < 3:
             continue
         for r2 in entity_rels:

@@ -8,6 +8,7 @@ beside it, so a cold start opens 129k triples in milliseconds instead of re-pars
 from __future__ import annotations
 
 import bisect
+import itertools
 import os
 import pickle
 from collections import Counter, defaultdict
@@ -486,20 +487,18 @@ class KnowledgeGraph:
         return self.index.degree.get(node_id, 0)
 
     # -- traversal --------------------------------------------------------------------------
-    def edges(self, node_id: str, rel_id: str, direction: Direction) -> list[str]:
-        """Neighbours of node over one relation in one direction (ids)."""
+    def edges(self, node_id: str, rel_id: str, direction: Direction,
+              limit: int | None = None) -> list[str]:  # fmt: skip
+        """Neighbours of node over one relation in one direction (ids); the first `limit`
+        only, when given (a sample of a genre's ten thousand films costs as much as three)."""
         node, pred = term_from_id(node_id), term_from_id(rel_id)
         if direction == "out":
             if isinstance(node, ox.Literal):
                 return []
-            return [
-                str(q.object)
-                for q in self.store.quads_for_pattern(node, pred, None, ox.DefaultGraph())
-            ]
-        return [
-            str(q.subject)
-            for q in self.store.quads_for_pattern(None, pred, node, ox.DefaultGraph())
-        ]
+            quads = self.store.quads_for_pattern(node, pred, None, ox.DefaultGraph())
+            return [str(q.object) for q in itertools.islice(quads, limit)]
+        quads = self.store.quads_for_pattern(None, pred, node, ox.DefaultGraph())
+        return [str(q.subject) for q in itertools.islice(quads, limit)]
 
     def has_edge(self, node_id: str, rel_id: str, direction: Direction) -> bool:
         """Does the node take part in the relation in that direction (at least one triple)?"""
