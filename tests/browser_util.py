@@ -18,6 +18,19 @@ from contextlib import contextmanager
 from pathlib import Path
 
 CHROMIUM = Path("/usr/bin/chromium")
+
+
+def playwright_or_skip():
+    """Playwright's sync API for a browser test module; the module is skipped where chromium
+    is missing, except on CI, where `make test` installs it and the test must never vanish."""
+    import pytest
+
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            raise RuntimeError(f"{CHROMIUM} is missing on CI: setup.sh --with-browser failed")
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (scripts/setup.sh does, "
+                    "as root)", allow_module_level=True)  # fmt: skip
+    return pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

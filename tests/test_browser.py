@@ -7,7 +7,6 @@ Playwright against `streamlit run`; screenshots of each stage go to test-artifac
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from pathlib import Path
@@ -16,22 +15,15 @@ import pytest
 
 from core.workspace import Workspace
 from tests.browser_util import (
-    CHROMIUM,
     REPO,
     external,
     launch_chromium,
+    playwright_or_skip,
     streamlit_app,
     wait_idle,
 )
 
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):  # CI installs chromium (make test); never let the test vanish there
-        raise RuntimeError(f"{CHROMIUM} is missing on CI: scripts/setup.sh --with-browser failed")
-    pytest.skip(
-        f"{CHROMIUM} is missing: install Debian's chromium (scripts/setup.sh does, as root)",
-        allow_module_level=True,
-    )
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
+sync_api = playwright_or_skip()
 expect = sync_api.expect
 
 ARTIFACTS = REPO / "test-artifacts"

@@ -7,7 +7,6 @@ Run) are measured here and written to test-artifacts/browser-timings.json (READM
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import time
@@ -15,13 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_util import CHROMIUM, REPO, external, launch_chromium, streamlit_app, wait_idle
+from tests.browser_util import (
+    REPO,
+    external,
+    launch_chromium,
+    playwright_or_skip,
+    streamlit_app,
+    wait_idle,
+)
 
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"{CHROMIUM} is missing on CI: scripts/setup.sh --with-browser failed")
-    pytest.skip(f"{CHROMIUM} is missing (scripts/setup.sh installs it)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
+sync_api = playwright_or_skip()
 expect = sync_api.expect
 
 ARTIFACTS = REPO / "test-artifacts"

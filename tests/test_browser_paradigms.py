@@ -5,20 +5,15 @@ Screenshots go to test-artifacts/paradigm-<name>.png.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.browser_util import CHROMIUM, REPO, launch_chromium, streamlit_app, wait_idle
+from tests.browser_util import REPO, launch_chromium, playwright_or_skip, streamlit_app, wait_idle
 
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"{CHROMIUM} is missing on CI: scripts/setup.sh --with-browser failed")
-    pytest.skip(f"{CHROMIUM} is missing (scripts/setup.sh installs it)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
+sync_api = playwright_or_skip()
 expect = sync_api.expect
 
 ARTIFACTS = REPO / "test-artifacts"
