@@ -628,6 +628,7 @@ class PathFits:
     unnamed_lex: np.ndarray | None = None  # (n,) hops no word names by its form
     n_hops: np.ndarray | None = None  # (n,)
     echoes: np.ndarray | None = None  # (n,) uncued walks back over the word's own relation
+    cued: np.ndarray | None = None  # (n,) walks back a cue asks for, named or not
 
     def explanation(self, i: int) -> Explanation:
         """Path i's explanation (what the judge reads and says)."""
@@ -775,6 +776,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     # question names that relation ("the films *directed* by the *director*"); in the middle of
     # a path it is the way on ("who starred in films for the *writer* of X")
     echoes = np.zeros(n, np.int64)
+    cued = np.zeros(n, np.int64)  # walks back over a named hop, when a cue asks for others
     namers = (qa.role_names[rows][:, paths] >= PLACE_NAMES).sum(axis=0)  # (n, K)
     back = sem.walks_back
     for j in range(k):
@@ -787,6 +789,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         same_word = word_at[:, j] == word_at[:, j - 1]
         by_shape = is_back & named[:, j - 1] & (~named[:, j] | same_word)
         shares += by_shape.astype(np.int64)
+        cued += (is_back & named[:, j - 1]).astype(np.int64)
         shaped[:, j] = by_shape
         final = (paths[:, j + 1] < 0) if j + 1 < k else np.ones(n, bool)
         echoes += (by_shape & same_word & (namers[:, j] < 2) & final).astype(np.int64)
@@ -795,6 +798,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
             support[by_shape, j] = np.maximum(support[by_shape, j], 1.0)
     if not qa.asks_for_others:  # no "other", "same", "share" in the question: a weaker reading
         bare, shares = shares, np.zeros(n, np.int64)
+        cued[:] = 0
     else:
         bare = np.zeros(n, np.int64)
         echoes[:] = 0
@@ -842,7 +846,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     row_words = [qa.words[qa.word_tokens[r]] for r in rows]
     return PathFits(coverage, support, unexplained, shares, inversions, left_mask, row_words,
                     bare, coverage_soft, split, coverage_lex, unnamed_lex,
-                    (paths >= 0).sum(axis=1), echoes)
+                    (paths >= 0).sum(axis=1), echoes, cued)
 
 
 def focus_has(qa: QuestionAnalysis, row: int, lexical: bool = False) -> np.ndarray:

@@ -57,12 +57,14 @@ FEATURES = (
     "role_switch", "hops", "link", "anchor_rank", "constraints", "class_constraints",
     "filters", "unused_comparisons", "ignored_names", "path_similarity", "unmarked_modifiers",
     "answers_focus_kind", "value_answer", "type_rule", "order_rule",
-    *(f"type_{kind}" for kind in ANSWER_KINDS), "echo_hops",
+    *(f"type_{kind}" for kind in ANSWER_KINDS), "echo_hops", "cued_shapes",
 )  # fmt: skip
 # rules, not fitted: a path does not end by walking back over a relation the question names
 # once, unless the question asks for other things ("the movie X, when was it *released*" is not
 # "the films released in the year X was")
-RULE_WEIGHTS = {"echo_hops": -10.0}
+# "the scriptwriter of X *also* wrote", "*co*-wrote films with X": a cue asks for the shape of
+# walking back over a named hop, even when the walk back has a word of its own
+RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
     "unexplained_hops": -1.0,
@@ -407,6 +409,7 @@ class Planner:
             else 0.0,
             "path_similarity": self._path_similarity(qa, used, paths),
             "echo_hops": fits.echoes,
+            "cued_shapes": fits.cued,
         }
         types = self._answer_types(qa, paths, reach)  # (n, kinds)
         for j, kind in enumerate(ANSWER_KINDS):
