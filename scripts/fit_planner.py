@@ -192,7 +192,8 @@ def main() -> None:
     else:
         feats, quals, names = collect(engine, args.limit)
         cache.write_bytes(pickle.dumps((feats, quals, names)))
-    # the rules' weights stay fixed: the plans a rule rules out leave the fit, then its column
+    # the rules' weights stay fixed: the plans a penalty rule rules out leave the fit, then the
+    # rules' columns do (a bonus rule is not seen by the fit: it ranks as if it were absent)
     rules = [i for i, n in enumerate(names) if n in RULE_WEIGHTS]
     kept = []
     for x, q in zip(feats, quals, strict=True):
