@@ -672,12 +672,14 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         unexplained = (paths >= 0).sum(axis=1) - (1 if first_implied else 0)
         return PathFits(np.ones(n), np.zeros((n, k)), np.maximum(unexplained, 0), zero, zero,
                         np.zeros((0, n), bool), [], zero, np.ones(n), zero, np.ones(n),
-                        (paths >= 0).sum(axis=1), (paths >= 0).sum(axis=1))  # fmt: skip
+                        (paths >= 0).sum(axis=1), (paths >= 0).sum(axis=1), zero,
+                        zero)  # fmt: skip
+    names_on_path = qa.role_names[rows][:, paths]  # (w, n, K): each hop by each word's name
     if anchor is not None:  # what each hop reaches, from the topic and from the hop before
         reach_vecs, pair_index = reach or path_reach(sem, anchor, paths)
-        by_name = qa.role_names[rows][:, paths]  # (w, n, K)
         reach = REACH_WEIGHT * (qa.vectors[rows] @ reach_vecs.T)  # (w, pairs)
-        got_hops = np.maximum(by_name, np.where(paths >= 0, reach[:, pair_index], -np.inf))
+        got_hops = np.maximum(names_on_path,
+                              np.where(paths >= 0, reach[:, pair_index], -np.inf))  # fmt: skip
     else:
         got_hops = qa.explains[rows][:, paths]  # (w, n, K)
     focus = qa.answer.focus
@@ -777,7 +779,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     # a path it is the way on ("who starred in films for the *writer* of X")
     echoes = np.zeros(n, np.int64)
     cued = np.zeros(n, np.int64)  # walks back over a named hop, when a cue asks for others
-    namers = (qa.role_names[rows][:, paths] >= PLACE_NAMES).sum(axis=0)  # (n, K)
+    namers = (names_on_path >= PLACE_NAMES).sum(axis=0)  # (n, K)
     back = sem.walks_back
     for j in range(k):
         real = paths[:, j] >= 0
@@ -820,8 +822,8 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         at = tokens_at[order].astype(float)[:, None]  # (w, 1), in question order
         # words that name a relation of the path by its name (not a kind of node: "the
         # *movies* directed by"), need explaining and are explained
-        by_name = qa.role_names[rows][:, paths].max(axis=2) >= PLACE_NAMES  # on the path
-        strong = (need > 0.5)[:, None] & by_name & (explained > 0.5)
+        names_a_hop = names_on_path.max(axis=2) >= PLACE_NAMES  # (w, n)
+        strong = (need > 0.5)[:, None] & names_a_hop & (explained > 0.5)
         if focus_row is not None:  # the noun asked about names the answers, not a hop
             strong[focus_row] = False
         strong = strong[order]  # (w, n)
@@ -1081,7 +1083,7 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
     roles reach it only counts for (names of films or companies say little of their kind).
     `reached`: the vector of what this hop reaches where the path is (`path_reach`)."""
     sem = semantics_for(kg)
-    code = sem.code[rel_id] * 2 + (0 if direction == "out" else 1)
+    code = role_codes(sem, [(rel_id, direction)])[0]
     kind = sem.kinds[sem.code[rel_id]] if direction == "out" else "entity"
     wh = qa.answer.wh
     if wh == "time":

@@ -337,3 +337,15 @@ def test_no_relation_name_of_a_dev_kb_is_in_the_engine() -> None:
                 text = node.value.casefold()
                 found += [(path.name, n) for n in names if n in text]
     assert not found, found
+
+
+def test_a_question_of_names_only_still_ranks_its_plans(family) -> None:
+    """No relation word at all ("Ann Lee?"): every plan still gets a finite score."""
+    import math
+
+    from core.agents.planner import Planner
+
+    kg = family.kg("family")
+    plans = Planner(kg).plans(analyse("Ann Lee?", kg))
+    assert plans and all(math.isfinite(p.score) for p in plans)
+    assert all(math.isfinite(v) for p in plans for v in p.features.values())

@@ -30,6 +30,7 @@ from core.analysis import (
     implies_first_hop,
     nearest_relation,
     path_reach,
+    role_codes,
     rule_type_fit,
 )
 from core.constraints import Comparison
@@ -354,7 +355,7 @@ class Planner:
         n = len(plans)
         paths = np.full((n, k), -1, np.int64)
         for i, p in enumerate(plans):
-            paths[i, : len(p.hops)] = [code[r] * 2 + (0 if d == "out" else 1) for r, d in p.hops]
+            paths[i, : len(p.hops)] = role_codes(self.sem, p.hops)
         extras = [[code[r] for _, r, _ in p.constraints] + [code[f.relation] for f in p.filters]
                   for p in plans]  # fmt: skip
         m = max((len(e) for e in extras), default=0)

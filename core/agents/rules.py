@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from core.agents.planner import Plan, Planner, floored, rule_prior
+from core.agents.planner import Filter, Plan, Planner, floored, rule_prior
 from core.analysis import (
     HOP_EXPLAINED,
     QuestionAnalysis,
@@ -101,13 +101,11 @@ class RuleAgent:
         if self._run is None or self._state is not state:
             return None
         plan = self._run.plan
-        code = self.planner.sem.code[plan.hops[-1][0]] * 2 + (plan.hops[-1][1] == "in")
+        code = role_codes(self.planner.sem, plan.hops[-1:])[0]
         return self.planner.filter_attribute(self._run.analysis, code, comparison)
 
     def filtered_sparql(self, state: State, attribute: str, comparison) -> str:
         """The current plan's whole-path query with one more comparison on `attribute`."""
-        from core.agents.planner import Filter
-
         plan = self._run.plan
         extended = Plan(plan.anchor, plan.mention, plan.hops, plan.constraints,
                         plan.constraint_mentions, [*plan.filters, Filter(attribute, comparison)],
@@ -488,10 +486,9 @@ def linked_entities(kg: KnowledgeGraph, qa: QuestionAnalysis) -> list[dict]:
 
 def _uncued_detour(reading) -> bool:
     """Does the path go out over a relation no word names and straight back (to the topic's
-    neighbours:
-    "who starred in X" answered by the actors of X's director's other films) while no word
-    asks for other things ("same", "other", "share", "also")? Then a missing fact is being
-    answered around, not found."""
+    neighbours: "who starred in X" answered by the actors of X's director's other films)
+    while no word asks for other things ("same", "other", "share", "also")? Then a missing
+    fact is being answered around, not found."""
     qa = reading.analysis
     if qa is None or qa.semantics is None or qa.asks_for_others or len(reading.hops) < 2:
         return False
