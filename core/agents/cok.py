@@ -23,7 +23,7 @@ from dataclasses import asdict
 from core.agents.llm_agents import CoTAgent, decide, rule_prior
 from core.agents.querygen import generate_query
 from core.agents.rules import RuleAgent
-from core.analysis import analyse
+from core.analysis import QuestionAnalysis, analyse
 from core.constraints import _AFTER_VALUE, _BEFORE_VALUE, SUPERLATIVES, Comparison
 from core.judges import node_label
 from core.kg.store import KnowledgeGraph
@@ -89,9 +89,10 @@ class CoKAgent:
                 f"consensus {share:.2f} ≥ {gate}: answered from the samples, no retrieval"
             )
             return None
-        head, predicate = split_question(state.question, self.kg)
-        cok.update(head=head, predicate=predicate, rationales=[], filters=[])
         qa = analyse(state.question, self.kg)
+        head, predicate = split_question(state.question, self.kg, qa)
+        cok.update(head=head, predicate=predicate, rationales=[], filters=[])
+        cok["analysis"] = qa  # of the whole question: where its comparisons stand
         cok["comparisons"] = [c for c in qa.comparisons]
         cok["sources"] = self._select_sources(head, predicate, qa)
         cok["filters"] = [("compare", i) for i in range(len(qa.comparisons))]
@@ -289,8 +290,8 @@ class CoKAgent:
             if action is not None:
                 return action
         columns = numeric_columns(describe(table, self.home))
-        words = comparison_words(state.reading.analysis or analyse(state.question, self.kg),
-                                 comparison)  # fmt: skip
+        # the whole question's reading: `state.reading` holds the head clause's by now
+        words = comparison_words(state.notes["cok"]["analysis"], comparison)
         scores = column_scores(words, comparison, columns)
         prior = rule_prior([8 * x for x in scores])
         names = [c for c, _ in columns]
@@ -436,12 +437,14 @@ class CoKJudge:
 
 
 # -- reading the question (English only; the KB's words come from its own docs) -------------
-def split_question(question: str, kg: KnowledgeGraph) -> tuple[str, str]:
+def split_question(question: str, kg: KnowledgeGraph, qa: QuestionAnalysis | None = None
+                   ) -> tuple[str, str]:  # fmt: skip
     """Head clause (what to find) and predicate clause (what must hold of it): split at the
-    first auxiliary verb after the first named entity ("… starring X | were released …")."""
+    first auxiliary verb after the first named entity ("… starring X | were released …").
+    `qa`: the question's analysis, when the caller has it already."""
     clean = question.replace("[", " ").replace("]", " ")
     words = clean.split()
-    qa = analyse(question, kg)
+    qa = qa or analyse(question, kg)
     after = max((m.end for m in qa.entities[:1]), default=0)
     for i in range(after, len(words)):
         if normalize(words[i]) in _AUX:
