@@ -25,7 +25,7 @@ from common import RESULTS_DIR, loadavg, machine_info, mark, now_iso, summarize,
 
 from core.engine import Engine
 from core.evaluate import LabelledQuestion, read_questions
-from core.metrics import hits_at_1
+from core.metrics import hits_at_1, tied_at_top
 from core.workspace import Workspace, bundled_kb_dir
 
 TARGET_MEDIAN_MS = 3.0
@@ -68,10 +68,11 @@ def time_one(engine: Engine, hop: int, item: LabelledQuestion) -> Sample:
     try:
         trace = engine.ask(item.question, paradigm="kg-only")
         predicted, error = trace.answer_labels, trace.error
+        tied = tied_at_top(trace.answers)
     except ValueError as exc:  # QuestionError and KB errors: still a timed answer
-        predicted, error = [], str(exc)
+        predicted, error, tied = [], str(exc), 1
     latency = (time.perf_counter() - t0) * 1000
-    return Sample(hop, item.question, latency, hits_at_1(predicted, item.answers), error)
+    return Sample(hop, item.question, latency, hits_at_1(predicted, item.answers, tied), error)
 
 
 def group_report(samples: list[Sample]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from tqdm import tqdm
 from core.engine import Engine
 from core.evaluate import read_questions
 from core.loop import LoopSettings
-from core.metrics import f1, hits_at_1, median
+from core.metrics import f1, median, trace_hits_at_1
 
 CONFIGS = {
     "cok": ("cok", {}),
@@ -57,7 +57,7 @@ def main() -> int:
             rows.append(
                 {
                     "kind": kinds.get(item.question, "?"),
-                    "hits": hits_at_1(trace.answer_labels, item.answers),
+                    "hits": trace_hits_at_1(trace, item.answers),
                     "f1": f1(trace.answer_labels, item.answers),
                     "tokens": usage["prompt_tokens"] + usage["completion_tokens"],
                     "calls": usage["llm_calls"],

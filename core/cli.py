@@ -275,6 +275,12 @@ def format_trace(trace: Trace, top: int = 10) -> str:
             lines += [f"  {t.text()}" for t in best.evidence]
     else:
         lines.append("A: no answer found")
+    if trace.support and trace.answers:
+        lines.append(f"support: {trace.support.status.upper()} — {trace.support.reason}")
+    if trace.claims:
+        counts = ", ".join(f"{n} {status}" for status, n in trace.claim_counts.items() if n)
+        lines.append(f"claims the LLM wrote: {counts}")
+        lines += [f"  [{c.status}] {c.text} — {c.reason}" for c in trace.claims]
     lines.append(f"stopped: {trace.stop_reason}")
     for s in trace.steps:
         status = f"error: {s.error}" if s.error else f"{s.candidates} candidates"
@@ -310,7 +316,7 @@ def _eval(engine: Engine, args) -> int:
         write_details(results, args.details)
     summary = {k: summary[k] for k in SUMMARY_KEYS}
     for key in SUMMARY_KEYS:
-        print(f"{key:>18}: {summary[key]}")
+        print(f"{key:>23}: {summary[key]}")
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2) + "\n")
     return 0

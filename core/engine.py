@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from core.grounding import ground
 from core.kg.store import KnowledgeGraph
 from core.loop import LoopSettings, run_loop, run_to_trace
 from core.paradigms import compose
-from core.trace import Step, Trace
+from core.support import UNVERIFIED, assess
+from core.trace import Step, Support, Trace
 from core.workspace import Workspace
 
 MAX_QUESTION_CHARS = 2000
@@ -46,7 +48,7 @@ class Engine:
         question = check_question(question)
         kg = self.kg(kb)
         parts = compose(paradigm, kg, settings)
-        return run_loop(
+        steps = run_loop(
             question,
             parts.agent,
             parts.source,
@@ -55,9 +57,23 @@ class Engine:
             paradigm=paradigm,
             kb=kg.name,
         )
+        return checked(steps, kg)
 
     def ask(self, question: str, **kwargs) -> Trace:
         return run_to_trace(self.stream(question, **kwargs))
+
+
+def checked(items: Iterator[Step | Trace], kg: KnowledgeGraph) -> Iterator[Step | Trace]:
+    """The loop's items, the Trace with its support status and checked claims filled in
+    (core.support, core.grounding); a fault in a check is recorded, never loses the run."""
+    for item in items:
+        if isinstance(item, Trace):
+            try:
+                item.support = assess(item, kg)
+                item.claims = ground(item, kg)
+            except Exception as exc:  # noqa: BLE001 — the run is kept whatever the check does
+                item.support = Support(UNVERIFIED, f"the support check failed ({exc})")
+        yield item
 
 
 def check_question(question: str) -> str:

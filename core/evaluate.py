@@ -14,7 +14,7 @@ from pathlib import Path
 
 from core.engine import Engine
 from core.loop import LoopSettings
-from core.metrics import exact_match, f1, hits_at_1, median, percentile
+from core.metrics import exact_match, f1, hits_at_1, median, percentile, tied_at_top
 from core.trace import Trace
 
 SUMMARY_KEYS = (
@@ -32,6 +32,13 @@ SUMMARY_KEYS = (
     "steps_per_question",
     "invalid_step_share",
     "useless_step_share",
+    # after the contract's keys: what backs the answers (core.support, core.grounding)
+    "verified_share",
+    "low_confidence_share",
+    "unverified_share",
+    "claims",
+    "supported_claim_rate",
+    "contradicted_claim_rate",
 )
 
 
@@ -63,6 +70,9 @@ class QuestionResult:
     path: str = ""  # the relations the top answer was reached by ("" without KG evidence)
     line: int = 0  # line of the question file
     extra: dict[str, str] = field(default_factory=dict)  # the file's other columns
+    tied: int = 1  # answers sharing the top score (Hits@1 needs all of them gold)
+    support: str = ""  # the run's support status (core.support)
+    claims: dict[str, int] = field(default_factory=dict)  # the LLM's claims per status
 
     def details(self) -> dict:
         """One line of `knowloop eval --details`: what a user needs to see why it failed."""
@@ -119,23 +129,25 @@ def evaluate(
         t0 = time.perf_counter()
         error = None
         quality = (0, 0, 0)
-        path = ""
+        path, support, claims = "", "", {}
         try:
             trace = engine.ask(item.question, kb=kb, paradigm=paradigm, settings=settings)
-            predicted = trace.answer_labels
+            predicted, tied = trace.answer_labels, tied_at_top(trace.answers)
             usage = trace.usage()
             error = trace.error
             quality = step_quality(trace)
             path = evidence_path(trace)
+            support = trace.support.status if trace.support else ""
+            claims = trace.claim_counts if trace.claims else {}
         except ValueError as exc:
-            predicted, usage, error = [], {}, str(exc)
+            predicted, usage, error, tied = [], {}, str(exc), 1
         latency = (time.perf_counter() - t0) * 1000
         results.append(
             QuestionResult(
                 question=item.question,
                 gold=item.answers,
                 predicted=predicted,
-                hits_at_1=hits_at_1(predicted, item.answers),
+                hits_at_1=hits_at_1(predicted, item.answers, tied),
                 exact_match=exact_match(predicted, item.answers),
                 f1=f1(predicted, item.answers),
                 latency_ms=latency,
@@ -150,6 +162,9 @@ def evaluate(
                 path=path,
                 line=item.line,
                 extra=item.extra,
+                tied=tied,
+                support=support,
+                claims=claims,
             )
         )
     return summarize(paradigm, results), results
@@ -191,6 +206,7 @@ def step_quality(trace: Trace) -> tuple[int, int, int]:
 
 def summarize(paradigm: str, results: list[QuestionResult]) -> dict:
     n = len(results)
+    claims = sum(sum(r.claims.values()) for r in results)
     mean = (lambda xs: sum(xs) / n) if n else (lambda xs: 0.0)
     latencies = [r.latency_ms for r in results]
     return {
@@ -208,9 +224,21 @@ def summarize(paradigm: str, results: list[QuestionResult]) -> dict:
         "steps_per_question": round(mean([r.steps for r in results]), 3),
         "invalid_step_share": _share(results, "invalid_steps"),
         "useless_step_share": _share(results, "useless_steps"),
+        "verified_share": round(mean([r.support == "verified" for r in results]), 4),
+        "low_confidence_share": round(mean([r.support == "low confidence" for r in results]), 4),
+        "unverified_share": round(mean([r.support == "unverified" for r in results]), 4),
+        "claims": claims,
+        "supported_claim_rate": _claim_rate(results, "supported"),
+        "contradicted_claim_rate": _claim_rate(results, "contradicted"),
     }
 
 
 def _share(results: list[QuestionResult], key: str) -> float:
     steps = sum(r.steps for r in results)
     return round(sum(getattr(r, key) for r in results) / steps, 4) if steps else 0.0
+
+
+def _claim_rate(results: list[QuestionResult], status: str) -> float | None:
+    """Share of the LLM's claims with this status over the run (None: no LLM wrote any)."""
+    total = sum(sum(r.claims.values()) for r in results)
+    return round(sum(r.claims.get(status, 0) for r in results) / total, 4) if total else None

@@ -13,14 +13,33 @@ from collections.abc import Iterable
 
 from core.text import normalize
 
+TIE_EPSILON = 1e-9  # scores closer than this are equal
+
 
 def _norm_set(answers: Iterable[str]) -> set[str]:
     return {normalize(a) for a in answers if normalize(a)}
 
 
-def hits_at_1(predicted: list[str], gold: Iterable[str]) -> float:
-    """1 if the top-ranked prediction is one of the gold answers, else 0."""
-    return float(bool(predicted) and normalize(predicted[0]) in _norm_set(gold))
+def hits_at_1(predicted: list[str], gold: Iterable[str], tied: int = 1) -> float:
+    """1 if the top-ranked prediction is one of the gold answers, else 0. When `tied`
+    answers share the top score, every one of them must be gold: the order inside a tie
+    (by degree or label) is not knowledge, so a tie won by chance is no hit."""
+    gold_set = _norm_set(gold)
+    top = predicted[: max(1, tied)]
+    return float(bool(top) and all(normalize(p) in gold_set for p in top))
+
+
+def tied_at_top(answers: list) -> int:
+    """How many ranked answers (anything with a `score`) share the top score."""
+    if not answers:
+        return 0
+    top = answers[0].score
+    return sum(1 for a in answers if abs(a.score - top) <= TIE_EPSILON)
+
+
+def trace_hits_at_1(trace, gold: Iterable[str]) -> float:
+    """Hits@1 of a run (core.trace.Trace): its ranked answers, ties at the top as one."""
+    return hits_at_1(trace.answer_labels, gold, tied=tied_at_top(trace.answers))
 
 
 def exact_match(predicted: Iterable[str], gold: Iterable[str]) -> float:

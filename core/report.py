@@ -2,149 +2,26 @@
 totals and the self-contained HTML report. Shared by the Ask and Compare pages and export, so
 the pages stay UI-only and the report shows exactly what the page showed.
 
-The graph layout is computed here, not by a physics simulation: a node's column is the step
-that first reached it and its row the order it arrived in, so the graph drawn after step 3 is
-the graph of step 2 with new nodes appended — nothing moves while the analyst watches.
+The graph itself (layout, folding, the vis-network page) lives in core.graph_view; its names
+are re-exported here for the pages and tests that import them from this module.
 """
 
 from __future__ import annotations
 
 import html
 import json
-import re
-from dataclasses import dataclass, field
 
-from core.trace import Step, Trace, Triple
-
-MAX_PER_COLUMN = 18  # nodes drawn per step column; the rest are summarised in one node
-_REMOTE_SCRIPT = re.compile(
-    r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script\s*>", re.I | re.S
+from core.graph_view import (  # noqa: F401 — re-exported: the pages import them from here
+    COLORS,
+    MAX_PER_COLUMN,
+    ROW_GAP,
+    GraphView,
+    graph_html,
+    strip_remote,
+    trace_graph,
 )
-_REMOTE_TAG = re.compile(
-    r"<(?:script|link)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//[^>]*>", re.I | re.S
-)
-ROW_GAP = 60  # pixels between nodes of one column (room for a label)
-COLORS = {
-    "topic": "#f28e2b",
-    "seen": "#9ecae9",
-    "new": "#2ca02c",
-    "answer": "#d62728",
-    "more": "#dddddd",
-}
-
-
-@dataclass
-class GraphView:
-    nodes: dict[str, dict] = field(default_factory=dict)  # id -> label, kind, x, y, title
-    edges: list[dict] = field(default_factory=list)  # from, to, label, new, evidence
-
-    @property
-    def empty(self) -> bool:
-        return not self.nodes
-
-
-def trace_graph(
-    steps: list[Step], answers: list = (), topics: dict[str, str] | None = None,
-    evidence_answers: int = 3,
-) -> GraphView:  # fmt: skip
-    """The subgraph retrieved by `steps`, cumulative; the last step's additions marked new and
-    the evidence of the top answers marked as such."""
-    view = GraphView()
-    topics = topics or {}
-    column_rows: dict[int, int] = {}
-    hidden: dict[int, int] = {}
-    evidence = {t for a in list(answers)[:evidence_answers] for t in a.evidence}
-    answer_ids = {a.id for a in list(answers)[:evidence_answers]}
-    last = steps[-1].index if steps else 0
-
-    def place(node: str, label: str, column: int, kind: str) -> bool:
-        if node in view.nodes:
-            return True
-        row = column_rows.get(column, 0)
-        if row >= MAX_PER_COLUMN and node not in answer_ids:
-            hidden[column] = hidden.get(column, 0) + 1
-            return False
-        column_rows[column] = row + 1
-        view.nodes[node] = {"label": label, "kind": kind, "x": column * 260,
-                            "y": (row - MAX_PER_COLUMN / 2) * ROW_GAP}  # fmt: skip
-        return True
-
-    for topic, label in topics.items():
-        place(topic, label, 0, "topic")
-    for step in steps:
-        new = step.index == last
-        for t in step.triples:
-            a = place(t.s, t.s_label, 0 if t.s in topics else step.index, "new" if new else "seen")
-            b = place(t.o, t.o_label, 0 if t.o in topics else step.index, "new" if new else "seen")
-            if a and b:
-                view.edges.append(_edge(t, new, t in evidence))
-    for t in evidence:  # evidence is always drawn, even past a column's cap
-        for node, label in ((t.s, t.s_label), (t.o, t.o_label)):
-            if node not in view.nodes:
-                view.nodes[node] = {"label": label, "kind": "seen", "x": 0, "y": 0}
-        if not any(e["key"] == _key(t) for e in view.edges):
-            view.edges.append(_edge(t, False, True))
-    for node in answer_ids:
-        if node in view.nodes:
-            view.nodes[node]["kind"] = "answer"
-    for column, n in hidden.items():
-        y = (MAX_PER_COLUMN / 2 + 1) * ROW_GAP
-        view.nodes[f"more:{column}"] = {"label": f"+{n} more", "kind": "more",
-                                        "x": column * 260, "y": y}  # fmt: skip
-    for node in topics:
-        if node in view.nodes:
-            view.nodes[node]["kind"] = "topic"
-    return view
-
-
-def _key(t: Triple) -> tuple[str, str, str]:
-    return (t.s, t.p, t.o)
-
-
-def _edge(t: Triple, new: bool, evidence: bool) -> dict:
-    return {"from": t.s, "to": t.o, "label": t.p_label, "new": new, "evidence": evidence,
-            "key": _key(t)}  # fmt: skip
-
-
-def graph_html(view: GraphView, height: int = 420) -> str:
-    """A self-contained pyvis page: vis-network inlined, no CDN tag, fixed positions."""
-    from pyvis.network import Network
-
-    net = Network(height=f"{height - 20}px", width="100%", directed=True,
-                  cdn_resources="in_line")  # fmt: skip
-    for node, info in view.nodes.items():
-        label = info["label"]
-        net.add_node(
-            node,
-            label=label if len(label) <= 26 else label[:25] + "…",
-            title=label,
-            color=COLORS[info["kind"]],
-            x=info["x"],
-            y=info["y"],
-            physics=False,
-            shape="box" if node.startswith('"') or info["kind"] == "more" else "dot",
-            size=22 if info["kind"] in ("topic", "answer") else 12,
-            borderWidth=3 if info["kind"] in ("new", "answer") else 1,
-        )
-    for e in view.edges:
-        net.add_edge(
-            e["from"],
-            e["to"],
-            label=e["label"],
-            title=e["label"],
-            color="#d62728" if e["evidence"] else ("#2ca02c" if e["new"] else "#999999"),
-            width=3 if e["evidence"] or e["new"] else 1,
-            font={"size": 10},
-        )
-    net.toggle_physics(False)
-    page = net.generate_html(notebook=False)
-    return strip_remote(page.replace("<center>\n<h1></h1>\n</center>", ""))
-
-
-def strip_remote(page: str) -> str:
-    """Drop <script src=http…> and <link href=http…> tags, so a generated page (pyvis puts
-    bootstrap from a CDN in) loads nothing from the network; inline scripts stay."""
-    return _REMOTE_TAG.sub("", _REMOTE_SCRIPT.sub("", page))
+from core.support import BADGES
+from core.trace import Step, Trace
 
 
 def reward_figure(steps: list[Step], threshold: float):
@@ -163,13 +40,14 @@ def reward_figure(steps: list[Step], threshold: float):
     )
     fig.add_hline(y=threshold, line_dash="dash", line_color="#d62728",
                   annotation_text=f"R = {threshold:g}")  # fmt: skip
-    fig.update_layout(
-        height=260,
-        margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        title="Judge reward per step",
-        xaxis={"title": "step", "dtick": 1},
-        yaxis={"title": "reward", "range": [0, 1.05]},
-    )
+    fig.update_layout(  # margins wide enough for the tick labels, axis titles and the title
+        height=280,
+        margin={"l": 64, "r": 24, "t": 48, "b": 52},
+        title={"text": "Judge reward per step", "x": 0, "xref": "paper", "y": 0.97},
+        xaxis={"title": {"text": "step"}, "dtick": 1, "automargin": True},
+        yaxis={"title": {"text": "reward"}, "range": [0, 1.05], "tickformat": ".1f",
+               "automargin": True},
+    )  # fmt: skip
     return fig
 
 
@@ -253,6 +131,27 @@ def report_html(trace: Trace) -> str:
         if graph
         else "<p>No graph: this run retrieved no triples.</p>"
     )
+    support = trace.support
+    badge, colour = BADGES.get(support.status, (support.status, "#57606a")) if support \
+        else ("", "")  # fmt: skip
+    support_html = (
+        f'<p class="support" style="border-left:6px solid {colour};padding:6px 10px">'
+        f"<b style=\"color:{colour}\">{esc(badge)}</b> — {esc(support.reason)}</p>"
+        if support
+        else ""
+    )
+    claims = "".join(
+        f"<tr><td>{esc(c.status)}</td><td>{esc(c.origin)}</td><td>{esc(c.text)}</td>"
+        f"<td>{esc(c.reason)}</td></tr>"
+        for c in trace.claims
+    )
+    claims_html = (
+        "<h2>Groundedness of the LLM's text</h2><table><tr><th>status</th><th>written in</th>"
+        f"<th>claim</th><th>checked against the KB and the retrieved sources</th></tr>{claims}"
+        "</table>"
+        if claims
+        else ""
+    )
     data = esc(trace.to_json(indent=None))
     model = trace.settings.get("model") if usage["llm_calls"] else None
     model = f"· model <b>{esc(str(model))}</b>" if model else ""
@@ -266,6 +165,7 @@ text-align:left;vertical-align:top}}pre{{white-space:pre-wrap;font-size:12px;mar
 <p>Paradigm <b>{esc(trace.paradigm)}</b> on KB <b>{esc(trace.kb)}</b>
 {model}</p>
 <h2>Answer</h2>
+{support_html}
 {"<ol>" + answers + "</ol>" if answers else "<p><b>No answer</b></p>"}
 <p>{trace.n_answers} answer(s) · stopped because {esc(trace.stop_reason)}</p>
 <p class="kpi"><span>{len(trace.steps)} steps</span><span>{usage["llm_calls"]} LLM calls</span>
@@ -277,6 +177,7 @@ green: the last step's additions</small></p>
 <h2>Judge</h2>{chart}
 <h2>Steps</h2><table><tr><th>#</th><th>action</th><th>reward</th><th>why</th>
 <th>candidates</th><th>tokens</th><th>ms</th></tr>{steps}</table>
+{claims_html}
 <script type="application/json" id="knowloop-trace">{data}</script>
 </body></html>"""
 

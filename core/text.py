@@ -120,6 +120,14 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(normalize(text).replace("-", " "))
 
 
+def names(text: str, phrase: str) -> bool:
+    """Does the text contain the phrase as whole words (after `tokens`; never a substring:
+    "Anna" is not named by "Annabel")?"""
+    words, target = tokens(text), tokens(phrase)
+    n = len(target)
+    return bool(n) and any(words[i : i + n] == target for i in range(len(words) - n + 1))
+
+
 @lru_cache(maxsize=65536)
 def word_forms(word: str) -> frozenset[str]:
     """Stems a word may meet another word by: its stem, its irregular base, its agent-noun base.

@@ -103,6 +103,31 @@ class Answer:
 
 
 @dataclass
+class Support:
+    """How far the KB backs the answer, computed by the engine once the run ends
+    (core.support): the one status the card, the CLI, reports, Compare and Evaluate show."""
+
+    status: str  # "verified" | "low confidence" | "unverified" | "no answer"
+    reason: str  # one line on why
+    checked: int = 0  # evidence facts re-checked against the store
+    missing: list[str] = field(default_factory=list)  # evidence facts the KB does not hold
+    tied: int = 0  # answers sharing the top score
+    set_answer: bool = False  # the tied answers come by one path: a set, not a tie
+
+
+@dataclass
+class Claim:
+    """One claim of text an LLM wrote in the run, checked against the KB, the table rows
+    and the passages the run retrieved (core.grounding)."""
+
+    text: str
+    origin: str  # where the LLM wrote it: "answer", "sample-2", "rationale (step 3)"
+    status: str  # "supported" | "contradicted" | "not found"
+    reason: str
+    evidence: list[str] = field(default_factory=list)  # facts or passage ids behind the status
+
+
+@dataclass
 class Trace:
     """A finished run: the question, every step, the ranked answers and why it stopped."""
 
@@ -117,6 +142,8 @@ class Trace:
     duration_ms: float = 0.0
     error: str | None = None
     linked: list[dict[str, Any]] = field(default_factory=list)  # entities linked in the question
+    support: Support | None = None  # filled by the engine after the loop (core.support)
+    claims: list[Claim] = field(default_factory=list)  # the LLM's text, checked (core.grounding)
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -166,5 +193,16 @@ class Trace:
             for a in data.get("answers", [])
         ]
         known = {f.name for f in fields(cls)}
-        rest = {k: v for k, v in data.items() if k in known and k not in ("steps", "answers")}
-        return cls(steps=steps, answers=answers, **rest)
+        nested = ("steps", "answers", "support", "claims")
+        rest = {k: v for k, v in data.items() if k in known and k not in nested}
+        support = Support(**data["support"]) if data.get("support") else None
+        claims = [Claim(**c) for c in data.get("claims") or []]
+        return cls(steps=steps, answers=answers, support=support, claims=claims, **rest)
+
+    @property
+    def claim_counts(self) -> dict[str, int]:
+        """Claims per status: what the supported-claim rate is computed from."""
+        counts = {"supported": 0, "contradicted": 0, "not found": 0}
+        for c in self.claims:
+            counts[c.status] = counts.get(c.status, 0) + 1
+        return counts

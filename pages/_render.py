@@ -8,6 +8,8 @@ import pandas as pd
 import plotly.graph_objects  # noqa: F401 — imported with the page, not on the first Run
 import streamlit as st
 
+from core.compare import answer_text
+from core.metrics import tied_at_top
 from core.report import (
     graph_html,
     knowledge_figure,
@@ -16,12 +18,13 @@ from core.report import (
     totals,
     trace_graph,
 )
-from core.trace import Answer, Step, Trace, Triple
+from core.support import BADGES, LOW, NO_ANSWER, UNVERIFIED, VERIFIED
+from core.trace import Answer, Step, Support, Trace, Triple
 from pages._shared import md
 
 MAX_TRIPLE_ROWS = 50
 MAX_ANSWER_ROWS = 10
-GRAPH_HEIGHT = 440
+GRAPH_HEIGHT = 560  # the graph's frame: 12 nodes a column (+ folded) read at >= 12 px
 
 
 def plural(n: int, word: str) -> str:
@@ -206,7 +209,8 @@ def draw_graph(slot, steps: list[Step], answers: list[Answer] = (), topics=None)
     if view.empty:
         slot.caption("No graph: nothing was retrieved from the knowledge graph.")
     else:
-        slot.iframe(graph_html(view, height=GRAPH_HEIGHT), height=GRAPH_HEIGHT)
+        slot.iframe(graph_html(view, height=GRAPH_HEIGHT), width="stretch", height=GRAPH_HEIGHT,
+                    alt="Reasoning graph: steps as columns, left to right")  # fmt: skip
 
 
 def draw_chart(slot, steps: list[Step], threshold: float) -> None:
@@ -228,20 +232,56 @@ def draw_totals(slot, steps: list[Step]) -> None:
 
 
 # -- answers ---------------------------------------------------------------------------------
-def render_answers(answers: list[Answer]) -> None:
-    top = answers[0]
-    st.success(f"**{md(top.label)}** · score {top.score:.2f}")
-    if top.evidence:
-        st.markdown(f"Evidence: {md(evidence_chain(top.evidence))}")
-    for p in top.passages[:1]:
-        st.caption(f"{'Source' if p.verified else 'Unverified (the model’s own words)'}: "
-                   f"{md(p.text[:300])}")  # fmt: skip
-    if len(answers) > 1:
-        shown = answers[:MAX_ANSWER_ROWS]
+# the box each support status is shown in: only a verified answer is ever green
+STATUS_BOX = {VERIFIED: st.success, LOW: st.warning, UNVERIFIED: st.info, NO_ANSWER: st.warning}
+
+
+def render_answer_card(trace: Trace, *, shown: int = MAX_ANSWER_ROWS) -> None:
+    """The answer first: the answer(s) (ties named as ties), the engine's support status with
+    its one-line reason, the evidence of each top answer, and the LLM's claims checked."""
+    support = trace.support or Support(UNVERIFIED, "the run was not checked")
+    badge, _ = BADGES.get(support.status, (support.status, ""))
+    box = STATUS_BOX.get(support.status, st.info)
+    if trace.answers:
+        box(f"**{md(answer_text(trace))}** — {badge}  \n{md(support.reason)}", icon=None)
+    else:
+        box(f"**No answer** — {md(support.reason)}")
+    tied = tied_at_top(trace.answers)
+    for rank, answer in enumerate(trace.answers[:shown]):
+        tie = " · tied at the top" if rank < tied and tied > 1 else ""
+        with st.expander(f"{rank + 1}. {answer.label} · score {answer.score:.2f}{tie}"):
+            render_evidence(answer)
+    if len(trace.answers) > shown:
+        st.caption(f"… and {len(trace.answers) - shown:,} more answers")
+    render_claims(trace)
+
+
+def render_evidence(answer: Answer) -> None:
+    """What backs one answer: its KG path, its source passages, or nothing but the LLM."""
+    if answer.evidence:
+        st.markdown(f"Evidence path: {md(evidence_chain(answer.evidence))}")
+    for p in answer.passages[:3]:
+        st.caption(f"{'Source' if p.verified else 'Unverified (the model’s own words)'} "
+                   f"{md(p.id)}: {md(p.text[:300])}")  # fmt: skip
+    if not answer.evidence and not answer.passages:
+        st.caption("No evidence kept for this answer (only the top answers carry their paths).")
+
+
+def render_claims(trace: Trace) -> None:
+    """The groundedness check of the LLM's own text: each claim and what it was checked with."""
+    if not trace.claims:
+        return
+    counts = trace.claim_counts
+    with st.expander(
+        f"Groundedness of the LLM's text: {counts['supported']} of {len(trace.claims)} "
+        f"claim(s) supported, {counts['contradicted']} contradicted"
+    ):
         st.dataframe(
-            pd.DataFrame({"answer": [a.label for a in shown], "score": [a.score for a in shown]}),
+            pd.DataFrame(
+                [{"status": c.status, "written in": c.origin, "claim": c.text,
+                  "checked": c.reason} for c in trace.claims]  # fmt: skip
+            ),
             hide_index=True,
-            column_config={"score": st.column_config.NumberColumn(format="%.2f")},
         )
 
 

@@ -103,26 +103,38 @@ def kb_names_importing_default(ws: Workspace) -> list[str] | None:
 
 
 def pick_entity(kg, query_key: str, pick_key: str, placeholder: str, radio: bool = False):
-    """Search box + matches (exact, normalised, fuzzy, with scores); the chosen node id, or
+    """Search box, then every match in a picker, the likeliest first (core.kg.lookup decides:
+    a keyword node named like a person does not hide the person); the chosen node id, or
     None while nothing is typed or nothing matches."""
+    from core.kg.lookup import NAMED_ALIKE, find_entities
+
     query = st.text_input("Find an entity", key=query_key, placeholder=placeholder)
     if not query.strip():
         st.caption("Type a name: exact, normalised and fuzzy matches are listed with a score.")
         return None
-    matches = {m.id: m for m in kg.lookup(query, limit=8)}
-    if not matches:
+    found = {c.id: c for c in find_entities(kg, query, limit=8)}
+    if not found:
         st.info(f"No entity of {md(kg.name)} matches “{md(query.strip())}”.")
         return None
     widget = st.radio if radio else st.selectbox
-    return widget(
+    node = widget(
         "Matches",
-        list(matches),
+        list(found),
         format_func=lambda i: (
-            f"{matches[i].label} · score {matches[i].score:.2f} "
-            f"({matches[i].how}, {matches[i].degree} links)"
+            f"{found[i].label} · score {found[i].score:.2f} ({found[i].how}, "
+            f"{found[i].degree} links, {found[i].relations} "
+            f"relation{'s' * (found[i].relations != 1)})"
         ),
         key=pick_key,
     )
+    alike = sum(c.how in NAMED_ALIKE for c in found.values())
+    if alike > 1:
+        st.caption(
+            f"{alike} entities are named “{md(query.strip())}”, listed by the spelling typed, "
+            "then by how many kinds of facts each has: pick another under Matches if the "
+            "first is not the one you mean."
+        )
+    return node
 
 
 def feedback_loop(*, open_default: bool = True) -> FeedbackLoop:

@@ -26,7 +26,7 @@ from pages._render import (
     draw_graph,
     draw_totals,
     plural,
-    render_answers,
+    render_answer_card,
     render_step,
     status_label,
 )
@@ -196,44 +196,57 @@ def start_run(req: Request) -> Iterator[Step | Trace] | None:
         return None
 
 
-def run_live(stream: Iterator[Step | Trace], threshold: float) -> None:
+def run_live(stream: Iterator[Step | Trace], threshold: float) -> Trace | None:
     """Draw each step as the engine yields it — the step itself on the left; the cumulative
-    graph (this step's additions highlighted), the reward chart and the totals on the right —
-    then keep the finished trace."""
+    graph (this step's additions highlighted), the reward chart and the totals on the right.
+    The run comes first: the finished trace is kept (and stored) before anything is drawn
+    from it, and a fault in drawing a step only stops the live drawing, never the run."""
     trace: Trace | None = None
     steps: list[Step] = []
     left, right = st.columns([3, 2])
     graph, chart, running = right.empty(), right.empty(), right.empty()
+    drawing_fault = ""
     with left, st.status("Reasoning…", expanded=True) as status:
         try:
             for item in stream:
-                if isinstance(item, Step):
-                    steps.append(item)
+                if isinstance(item, Trace):
+                    trace = item
+                    continue
+                steps.append(item)
+                if drawing_fault:
+                    continue
+                try:
                     render_step(item)
                     draw_graph(graph, steps)
                     draw_chart(chart, steps, threshold)
                     draw_totals(running, steps)
-                else:
-                    trace = item
-        except ValueError as exc:
-            st.session_state[ERROR_KEY] = str(exc)
+                except Exception as exc:  # noqa: BLE001 — a drawing fault must not end the run
+                    drawing_fault = f"{type(exc).__name__}: {exc}"
+                    st.warning(f"Live drawing stopped ({drawing_fault}); the run goes on.")
+        except Exception as exc:  # an engine or environment fault (model file, provider)
+            st.session_state[ERROR_KEY] = (
+                str(exc) if isinstance(exc, ValueError)
+                else f"the run failed ({type(exc).__name__}: {exc})"
+            )  # fmt: skip
             status.update(label="The run failed", state="error")
-            return
-        except Exception as exc:  # an environment fault (model file, provider): readable
-            st.session_state[ERROR_KEY] = f"the run failed ({type(exc).__name__}: {exc})"
-            status.update(label="The run failed", state="error")
-            return
+            return None
         if trace is None:
             st.session_state[ERROR_KEY] = "the engine ended without a trace"
             status.update(label="The run failed", state="error")
-            return
+            return None
+        st.session_state[TRACE_KEY] = trace  # kept before it is drawn
+        recorded_run(trace)
         if not trace.steps:
             render_no_steps(trace)
         # expanded must be repeated: an update that only changes the label collapses the box
         status.update(label=status_label(trace), state=status_state(trace), expanded=True)
-    draw_graph(graph, trace.steps, trace.answers, topics_of(trace))
-    draw_totals(running, trace.steps)
-    st.session_state[TRACE_KEY] = trace
+    try:
+        draw_graph(graph, trace.steps, trace.answers, topics_of(trace))
+        draw_chart(chart, trace.steps, threshold)
+        draw_totals(running, trace.steps)
+    except Exception as exc:  # noqa: BLE001
+        right.warning(f"The graph could not be drawn ({type(exc).__name__}: {exc}).")
+    return trace
 
 
 def status_state(trace: Trace) -> str:
@@ -260,40 +273,36 @@ def render_no_steps(trace: Trace) -> None:
 
 # -- answer ----------------------------------------------------------------------------------
 def render_answer(trace: Trace) -> None:
-    st.subheader("Answer")
-    if trace.answers:
-        render_answers(trace.answers)
-        st.markdown(
-            f"**{plural(trace.n_answers, 'answer')}** found · stopped because "
-            f"{md(plain_reason(trace))}"
+    """The answer card (what the engine found and how far the KB backs it), why it stopped,
+    the linked entities and the downloads — above the steps."""
+    with st.container(border=True, key="answer_card"):
+        st.subheader("Answer")
+        render_answer_card(trace)
+        if trace.answers:
+            st.markdown(
+                f"**{plural(trace.n_answers, 'answer')}** found · stopped because "
+                f"{md(plain_reason(trace))}"
+            )
+        elif trace.error:
+            st.error(trace.error)
+        render_linked(trace.linked)
+        c1, c2 = st.columns(2)
+        c1.download_button(
+            "Download trace (JSON)",
+            data=trace.to_json(),
+            file_name="knowloop-trace.json",
+            mime="application/json",
+            on_click="ignore",
         )
-    else:
-        render_no_answer(trace)
-    render_linked(trace.linked)
-    c1, c2 = st.columns(2)
-    c1.download_button(
-        "Download trace (JSON)",
-        data=trace.to_json(),
-        file_name="knowloop-trace.json",
-        mime="application/json",
-        on_click="ignore",
-    )
-    c2.download_button(
-        "Download report (HTML)",
-        data=partial(report_html, trace),  # built on click, in a thread (≈ 5 MB)
-        file_name=report_filename(trace),
-        mime="text/html",
-        on_click="ignore",
-        help="one self-contained file: question, answer, evidence, graph, reward chart, costs; "
-        "opens offline in any browser",
-    )
-
-
-def render_no_answer(trace: Trace) -> None:
-    """Say why there is no answer in the words the loop used, never with a traceback."""
-    st.warning(f"**No answer** — the loop stopped because {md(plain_reason(trace))}.")
-    if trace.error:
-        st.error(trace.error)
+        c2.download_button(
+            "Download report (HTML)",
+            data=partial(report_html, trace),  # built on click, in a thread (≈ 5 MB)
+            file_name=report_filename(trace),
+            mime="text/html",
+            on_click="ignore",
+            help="one self-contained file: question, answer, evidence, graph, reward chart, "
+            "costs; opens offline in any browser",
+        )
 
 
 def plain_reason(trace: Trace) -> str:
@@ -362,6 +371,8 @@ def render_feedback(trace: Trace) -> None:
                 args=(key + "wrong", key + "remove", evidence),
                 placeholder="pick the facts the answer relied on that are wrong",
             )
+        elif trace.answers:
+            st.caption("No KB evidence to mark: the answer is not backed by KB facts.")
         else:
             st.caption("No evidence to mark: the run found no answer.")
         st.markdown("**Fix proposal** — one `subject|relation|object` per line")
@@ -425,21 +436,22 @@ def main() -> None:
     )
     render_examples()
     req = render_form()
+    card = st.container()  # the answer comes first, above the steps
     if req is not None:
         for state_key in (TRACE_KEY, ERROR_KEY, RUN_KEY):
             st.session_state.pop(state_key, None)
         stream = start_run(req)
-        if stream is not None:
-            run_live(stream, req.settings.threshold)
-        trace = st.session_state.get(TRACE_KEY)
+        trace = run_live(stream, req.settings.threshold) if stream is not None else None
     else:
         trace = st.session_state.get(TRACE_KEY)
         if trace is not None:
             render_steps(trace)
-    if error := st.session_state.get(ERROR_KEY):
-        st.error(f"Cannot answer this question: {error}")
+    with card:
+        if error := st.session_state.get(ERROR_KEY):
+            st.error(f"Cannot answer this question: {error}")
+        if trace is not None:
+            render_answer(trace)
     if trace is not None:
-        render_answer(trace)
         render_feedback(trace)
         warm_up_llm()
 

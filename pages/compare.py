@@ -1,53 +1,99 @@
-"""Compare page: run several paradigms on the same question — concurrently — optionally
-against a gold answer, and read them side by side: answer, correct or not, steps, LLM calls,
-tokens, cost, latency, what backs the answer; bar charts of the costs; every trace in full."""
+"""Compare page: run several paradigms on the same question — concurrently, each column
+showing its steps as they happen — optionally against a gold answer, and read them side by
+side: answer (ties as ties), correct or not (the Hits@1 of `knowloop eval`), support status,
+the LLM's supported claims, steps, LLM calls, tokens, cost, engine and wall time; bar charts
+of what is not zero; every trace in full."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, replace
 
 import pandas as pd
 import plotly.express as px
 import streamlit as st
 
 from core import app_settings
-from core.compare import Comparison, compare
-from pages._render import render_answers, render_step, status_label
+from core.compare import Comparison, compare_stream
+from pages._render import render_answer_card, render_step, status_label
 from pages._shared import example_questions, get_engine, md, paradigm_names, warm_up_llm
 
 RESULT_KEY, ERROR_KEY = "cmp_results", "cmp_error"
 DEFAULT = ["kg-only", "llmxkg"]
+# the bar charts: (row column, title); one is left out when every paradigm's value is 0
+CHARTS = (("tokens", "Tokens"), ("cost_usd", "Cost (USD)"), ("engine_ms", "Engine time (ms)"))
 
 
-def render_form() -> tuple[str, list[str], list[str]] | None:
+@dataclass
+class Request:
+    question: str
+    paradigms: list[str]
+    gold: list[str]
+    max_steps: int
+    threshold: float
+
+
+def render_form() -> Request | None:
     names = paradigm_names()
     examples = example_questions()
+    saved = app_settings.load()
     with st.form("cmp_form", border=False):
         question = st.text_input(
             "Question", key="cmp_question", placeholder=examples[0] if examples else ""
         )
-        c1, c2, c3 = st.columns([3, 3, 1], vertical_alignment="bottom")
+        c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
         chosen = c1.multiselect(
             "Paradigms", names, default=[n for n in DEFAULT if n in names], key="cmp_paradigms"
         )
         gold = c2.text_input(
             "Gold answer(s), optional", key="cmp_gold", help="several gold answers separated by |"
         )
-        submitted = c3.form_submit_button("Compare", type="primary", width="stretch")
+        c3, c4, c5 = st.columns([2, 2, 1], vertical_alignment="bottom")
+        max_steps = c3.slider("Max steps T", 1, 10, saved.max_steps, key="cmp_max_steps")
+        threshold = c4.slider(
+            "Threshold R", 0.0, 1.0, float(saved.threshold), step=0.05, key="cmp_threshold"
+        )
+        submitted = c5.form_submit_button("Compare", type="primary", width="stretch")
     if not submitted:
         return None
-    return question, chosen, [g.strip() for g in gold.split("|") if g.strip()]
+    gold_answers = [g.strip() for g in gold.split("|") if g.strip()]
+    return Request(question, chosen, gold_answers, int(max_steps), float(threshold))
 
 
-def run(question: str, chosen: list[str], gold: list[str]) -> None:
+def run(req: Request) -> None:
+    """Run the paradigms concurrently; each column shows its latest step as it happens."""
     st.session_state.pop(RESULT_KEY, None)
     st.session_state.pop(ERROR_KEY, None)
     try:
-        settings = app_settings.load().loop_settings()
-        with st.spinner(f"Running {len(chosen)} paradigm(s) on the same question…"):
-            results = compare(get_engine(), question, chosen, settings, gold=gold or None)
+        settings = replace(
+            app_settings.load().loop_settings(),
+            max_steps=req.max_steps,
+            threshold=req.threshold,
+        )
+        events = compare_stream(get_engine(), req.question, req.paradigms, settings,
+                                gold=req.gold or None)  # fmt: skip
+        columns = st.columns(len(req.paradigms)) if req.paradigms else []
+        live = []
+        for col, name in zip(columns, req.paradigms, strict=True):
+            col.markdown(f"**`{name}`**")
+            live.append((col.progress(0.0, text="waiting…"), col.empty()))
+        results: dict[int, Comparison] = {}
+        for event in events:
+            bar, line = live[event.index]
+            if event.step is not None:
+                step = event.step
+                bar.progress(min(1.0, step.index / req.max_steps),
+                             text=f"step {step.index} · reward {step.reward:.2f}")  # fmt: skip
+                line.caption(md(step.action.description))
+            else:
+                results[event.index] = event.result
+                bar.progress(1.0, text=status_label(event.result.trace) if event.result.trace
+                             else "failed")  # fmt: skip
     except ValueError as exc:
         st.session_state[ERROR_KEY] = str(exc)
         return
-    st.session_state[RESULT_KEY] = (question, gold, results)
+    ordered = [results[i] for i in range(len(req.paradigms))]
+    st.session_state[RESULT_KEY] = (req.question, req.gold, ordered)
+    st.rerun()  # draw the results from the stored comparison, without the live columns
 
 
 def render_results(question: str, gold: list[str], results: list[Comparison]) -> None:
@@ -59,38 +105,40 @@ def render_results(question: str, gold: list[str], results: list[Comparison]) ->
         rows,
         hide_index=True,
         column_config={
-            "cost_usd": st.column_config.NumberColumn(format="$%.5f"),
-            "latency_ms": st.column_config.NumberColumn("latency ms", format="%.0f"),
-        },
+            "correct": st.column_config.CheckboxColumn(
+                "correct", help="Hits@1 as in knowloop eval: a tie at the top counts only when "
+                "every tied answer is gold"),
+            "cost_usd": st.column_config.NumberColumn("cost USD", format="$%.5f"),
+            "engine_ms": st.column_config.NumberColumn(
+                "engine ms", format="%.0f", help="the run's own clock (the trace's duration)"),
+            "wall_ms": st.column_config.NumberColumn(
+                "wall ms", format="%.0f", help="from start to finish as seen by this page, "
+                "including waiting for the shared local model"),
+        },  # fmt: skip
     )
-    charts = st.columns(3)
-    for col, metric, title in zip(
-        charts,
-        ("tokens", "cost_usd", "latency_ms"),
-        ("Tokens", "Cost (USD)", "Latency (ms)"),
-        strict=True,
-    ):
+    charts = [(metric, title) for metric, title in CHARTS if rows[metric].astype(float).any()]
+    for col, (metric, title) in zip(st.columns(max(1, len(charts))), charts, strict=False):
         fig = px.bar(rows, x="paradigm", y=metric, title=title, height=260)
         fig.update_layout(margin={"l": 10, "r": 10, "t": 40, "b": 10})
         col.plotly_chart(fig, config={"displayModeBar": False}, key=f"cmp_chart_{metric}")
+    if len(charts) < len(CHARTS):
+        left_out = [title for metric, title in CHARTS if (metric, title) not in charts]
+        st.caption(f"Not charted (0 for every paradigm): {', '.join(left_out)}")
     columns = st.columns(len(results))
     for col, result in zip(columns, results, strict=True):
         with col:
-            render_column(result, gold)
+            render_column(result)
 
 
-def render_column(result: Comparison, gold: list[str]) -> None:
+def render_column(result: Comparison) -> None:
     st.markdown(f"### `{result.paradigm}`")
     if result.trace is None:
         st.error(f"Could not run: {result.error}")
         return
     trace = result.trace
     if result.correct is not None:
-        st.markdown("✅ correct" if result.correct else "❌ not the gold answer")
-    if trace.answers:
-        render_answers(trace.answers)
-    else:
-        st.warning(f"No answer — {md(trace.stop_reason)}")
+        st.markdown("✅ correct (Hits@1)" if result.correct else "❌ not the gold answer")
+    render_answer_card(trace, shown=3)
     with st.expander(f"Full trace: {status_label(trace)}"):
         for step in trace.steps:
             render_step(step)
@@ -101,7 +149,7 @@ def main() -> None:
     st.markdown("Run the reasoning paradigms on the same question and compare answers and costs.")
     request = render_form()
     if request is not None:
-        run(*request)
+        run(request)
     if error := st.session_state.get(ERROR_KEY):
         st.error(f"Cannot compare: {error}")
     if RESULT_KEY in st.session_state:

@@ -66,6 +66,22 @@ class TableChanges:
     problems: list[str] = field(default_factory=list)
 
 
+def change_diff(added: list[Triple | str], removed: list[Triple | str]) -> str:
+    """A change as diff lines ("- " removed, "+ " added), every line written the way the
+    history and the saved change write a triple, "subject —relation→ object" (Triple.text):
+    the table's typed "subject|relation|object" rows read like the loaded triples they
+    replace."""
+    return diff_text([_as_triple(t) for t in added], [_as_triple(t) for t in removed])
+
+
+def _as_triple(item: Triple | str) -> Triple | str:
+    """A typed "subject|relation|object" as a Triple of its labels, for display only."""
+    if isinstance(item, Triple):
+        return item
+    parts = [p.strip() for p in str(item).split("|")]
+    return Triple(*parts, *parts) if len(parts) == 3 else item
+
+
 # -- access to core --------------------------------------------------------------------------
 def workspace() -> Workspace:
     return get_engine(open_default=False).workspace
@@ -150,7 +166,7 @@ def render_last() -> None:
 def render_reasks(results: list[Reask]) -> None:
     for r in results:
         with st.container(border=True):
-            marker = "🔄 changed" if r.changed else "＝ same"
+            marker = "🔄 changed" if r.changed else "= same"
             st.markdown(f"**{md(r.run.question)}** · {marker}")
             before, after = st.columns(2)
             with before:
@@ -261,7 +277,7 @@ def render_table(kb: str, loaded: dict) -> None:
     changes = table_changes(loaded["triples"], st.session_state.get(loaded["key"]))
     if changes.add or changes.remove:
         st.markdown("**Unsaved changes**")
-        st.code(diff_text(changes.shown, changes.remove), language="diff")
+        st.code(change_diff(changes.shown, changes.remove), language="diff")
     for problem in changes.problems:
         st.warning(problem)
     c1, c2 = st.columns([3, 2], vertical_alignment="bottom")

@@ -15,10 +15,10 @@ import streamlit as st
 
 from core.wkm import actions
 from core.wkm.guide import neighbours_of
-from core.wkm.learn import remember_rated
+from core.wkm.learn import TrajectoryDetails, explain, remember_rated
 from core.wkm.store import KnowledgeStore
 from core.workspace import DEFAULT_KB
-from pages._shared import get_engine, kb_names_importing_default
+from pages._shared import get_engine, kb_names_importing_default, md
 
 MAX_ROWS = 500
 NOTICE = "kn_notice"
@@ -62,12 +62,13 @@ def render_counts(kb: str) -> None:
     c[3].metric("task knowledge", counts["tasks"])
 
 
-def pick_row(frame: pd.DataFrame, key: str, what: str) -> int | None:
-    """The table, then a picker of one of its entries (by id) to inspect or delete."""
+def pick_row(frame: pd.DataFrame, key: str, what: str, describe=None) -> int | None:
+    """The table, then a picker of one of its entries (by id) to inspect or delete;
+    `describe(id)` words an entry in the picker."""
     st.dataframe(frame, hide_index=True)
     ids = [int(i) for i in frame["id"]]
-    return st.selectbox(f"Select a {what}", ids, index=None, key=key,
-                        placeholder=f"{what} id")  # fmt: skip
+    return st.selectbox(f"Select a {what}", ids, index=None, key=key, placeholder=f"{what} id",
+                        format_func=describe or str)  # fmt: skip
 
 
 def render_trajectories(kb: str, kg) -> None:
@@ -91,10 +92,50 @@ def render_trajectories(kb: str, kg) -> None:
           "when": dt.datetime.fromtimestamp(t.created_at).strftime("%Y-%m-%d %H:%M")}
          for t in items]
     )  # fmt: skip
-    chosen = pick_row(frame, "kn_traj_pick", "trajectory")
-    if chosen is not None:
-        st.button(f"Delete trajectory #{chosen} (and its state entries)", key="kn_del_traj",
-                  on_click=delete, args=("trajectory", chosen))  # fmt: skip
+    by_id = {t.id: t for t in items}
+    chosen = pick_row(frame, "kn_traj_pick", "trajectory",
+                      lambda i: f"#{i} {by_id[i].outcome} — {by_id[i].question}")  # fmt: skip
+    if chosen is None:
+        st.caption("Select a trajectory to see its run: the hops, the answer and why it is "
+                   "chosen or rejected.")  # fmt: skip
+        return
+    try:
+        details = explain(get_engine(open_default=False).workspace.root, kg, chosen)
+    except ValueError as exc:  # KnowledgeError, StoreBusy
+        st.error(f"Cannot show trajectory #{chosen}: {exc}")
+    else:
+        render_trajectory(details)
+    st.button(f"Delete trajectory #{chosen} (and its state entries)", key="kn_del_traj",
+              on_click=delete, args=("trajectory", chosen))  # fmt: skip
+
+
+def render_trajectory(d: TrajectoryDetails) -> None:
+    t = d.trajectory
+    with st.container(border=True, key="kn_traj_details"):
+        st.markdown(f"**Trajectory #{t.id}** · {t.outcome} · {md(t.origin)} · {md(t.paradigm)}"
+                    + (" · deleted" if t.deleted else ""))  # fmt: skip
+        st.markdown(f"Question: **{md(t.question)}**")
+        st.markdown(f"Why {t.outcome}: {md(d.why)}")
+        st.markdown(f"Rated by: {md(d.rated_by)}")
+        hops = " → ".join(md(h) for h in d.hops) or "no hop"
+        st.markdown(f"Hops ({len(d.hops)}, {md(d.path_from)}): {hops}")
+        answers = ", ".join(md(a) for a in t.answers[:10]) or "no answer"
+        st.markdown(f"Answer: {answers}")
+        if d.gold and t.origin != "mined":
+            st.markdown(f"Gold answers: {', '.join(md(g) for g in d.gold[:10])}")
+        if d.steps:
+            st.dataframe(pd.DataFrame(d.steps), hide_index=True)
+        if d.stop_reason:
+            st.caption(f"Stopped: {md(d.stop_reason)}")
+        if d.counterpart is not None:
+            c = d.counterpart
+            path = " → ".join(md(h) for h in d.counterpart_hops) or "no hop"
+            st.markdown(f"{d.counterpart_role.capitalize()}: trajectory #{c.id} "
+                        f"({c.outcome}, {md(c.origin)}): {path}")  # fmt: skip
+        if d.guidance:
+            st.info(f"Task knowledge: {md(d.guidance)}")
+        for note in d.notes:
+            st.caption(note)
 
 
 def render_states(kb: str, kg) -> None:

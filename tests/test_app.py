@@ -62,6 +62,23 @@ def test_question_is_answered_with_steps(app: AppTest) -> None:
     assert at.download_button[0].label == "Download trace (JSON)"
 
 
+def test_the_answer_card_leads_with_a_verified_status(app: AppTest) -> None:
+    """(That the card sits above the steps is checked in the browser test.)"""
+    at = ask(app, "who directed Black Snake Moan")
+    assert "✓ verified" in at.success[0].value and "in the KB" in at.success[0].value
+    labels = [e.label for e in at.expander]
+    assert any(label.startswith("1. Craig Brewer · score") for label in labels)
+
+
+def test_an_answer_the_judge_doubts_is_not_green(app: AppTest) -> None:
+    at = app
+    at.slider(key="max_steps").set_value(1)  # one hop of a two-hop question
+    at = ask(at, "who directed the movies written by [Luc Besson]")
+    assert not at.exception, at.exception
+    assert not at.success, [s.value for s in at.success]
+    assert "low confidence" in at.warning[0].value and "below R" in at.warning[0].value
+
+
 def test_the_plan_says_why_it_was_chosen(app: AppTest) -> None:
     """Every planner signal, its weight and what it added, and the relation words matched."""
     at = ask(app, "who is the director of Black Snake Moan")

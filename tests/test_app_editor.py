@@ -148,6 +148,47 @@ def test_a_deleted_row_removes_its_triple_and_an_emptied_cell_is_refused(home: P
     )
 
 
+def diffs(at: AppTest) -> list[str]:
+    return [c.value for c in at.code if c.language == "diff"]
+
+
+def test_unsaved_changes_are_one_diff_in_one_notation(home: Path) -> None:
+    at = search(open_editor(), "Erling Haaland")
+    assert not diffs(at)  # nothing edited yet
+    added = {"subject": "Erling Haaland", "relation": "plays for", "object": "Norway"}
+    state = {
+        "edited_rows": {row_of(at, "plays position"): {"object": "Striker"}},
+        "added_rows": [added],
+        "deleted_rows": [row_of(at, "born in")],
+    }
+    at.session_state[table_key(at)] = state
+    at = run(at)
+    assert "**Unsaved changes**" in [m.value for m in at.markdown]
+    [diff] = diffs(at)
+    assert diff.splitlines() == [
+        "- Erling Haaland —plays position→ Forward",
+        "- Erling Haaland —born in→ Leeds",
+        "+ Erling Haaland —plays position→ Striker",
+        "+ Erling Haaland —plays for→ Norway",
+    ]
+    # saved, the change and the history write the lines as the unsaved diff did (plus the
+    # labels of the new entities)
+    at.text_input(key="kge_why").input("checked")
+    at.button(key="kge_save").click()
+    at = run(at)
+    assert "Saved #1" in success(at)
+    saved = [d for d in diffs(at) if "Norway" in d]
+    assert saved and all(set(diff.splitlines()) <= set(d.splitlines()) for d in saved)
+
+
+def test_pages_use_no_fullwidth_glyphs() -> None:
+    """Fullwidth forms (U+FF00-U+FFEF, e.g. "＝") are missing from common browser fonts."""
+    pages = Path(__file__).resolve().parents[1] / "pages"
+    for page in sorted(pages.glob("*.py")):
+        text = page.read_text(encoding="utf-8")
+        assert not [c for c in text if 0xFF00 <= ord(c) <= 0xFFEF], page.name
+
+
 def test_save_needs_a_reason_and_a_confirmed_new_relation(home: Path) -> None:
     at = search(open_editor(), "Erling Haaland")
     row = {"subject": "Erling Haaland", "relation": "nicknamed", "object": "The Terminator"}

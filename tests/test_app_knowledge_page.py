@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from core.engine import Engine
 from core.evaluate import read_questions
 from core.runs import RunStore
+from core.trace import Action, Step, Trace
 from core.wkm.learn import learn
 from core.wkm.store import KnowledgeStore
 from core.workspace import Workspace
@@ -99,6 +100,68 @@ def test_rated_runs_appear_as_trajectories(home: Path):
     run(at)
     frames = [df.value for df in at.dataframe if "origin" in df.value.columns]
     assert "rating" in set(frames[0]["origin"])
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [i.value for i in at.info]
+    return "\n".join(parts).replace("\\", "")
+
+
+def test_selecting_a_trajectory_shows_its_details(home: Path):
+    store = KnowledgeStore(home)
+    rejected = next(t for t in store.trajectories("lab", outcome="rejected")
+                    if t.origin == "learn")  # fmt: skip
+    at = run(AppTest.from_file(PAGE, default_timeout=60))
+    assert "Select a trajectory to see its run" in texts(at)
+    pick = at.selectbox(key="kn_traj_pick")
+    assert f"#{rejected.id} rejected — {rejected.question}" in pick.options
+    pick.select(rejected.id)
+    run(at)
+    page = texts(at)
+    assert f"Trajectory #{rejected.id}** · rejected · learn · kg-only" in page
+    assert f"Question: **{rejected.question}**" in page
+    assert "Why rejected: the agent's top answer" in page and "is not a gold answer" in page
+    assert "Rated by: the gold answers of the question file" in page
+    assert "Hops (1, the evidence path of the top answer): affil" in page
+    assert f"Answer: {rejected.answers[0]}" in page
+    assert "The expert path mined instead: trajectory #" in page and "affil → loc" in page
+    assert "Task knowledge: Questions like" in page
+    steps = [df.value for df in at.dataframe if "action" in df.value.columns]
+    assert steps and list(steps[0]["step"]) == [1]
+    assert at.button(key="kn_del_traj").label.startswith(f"Delete trajectory #{rejected.id}")
+
+
+def test_a_rated_run_without_an_answer_shows_the_hops_it_walked(home: Path):
+    """A rejected run that walked three hops and found nothing: its path is not "(no hop)"."""
+    kg = Engine(Workspace(home)).kg("lab")
+    rel = {kg.label(r.id): r.id for r in kg.relations}
+
+    def hop(i: int, code: str, direction: str, at: int, found: int) -> Step:
+        params = {"from": [], "relation": rel[code], "direction": direction, "hop": at}
+        return Step(index=i, action=Action(kind="hop", description=f"follow {code}",
+                                           params=params), candidates=found)  # fmt: skip
+
+    trace = Trace("which town hosts the employer of [Ana Varga]", "kg-only", "lab",
+                  steps=[hop(1, "affil", "out", 1, 1), hop(2, "loc", "out", 2, 1),
+                         hop(3, "loc", "in", 3, 0)],
+                  stop_reason="no answer found: step limit T=3 reached")  # fmt: skip
+    runs = RunStore(home)
+    run_id = runs.save(trace)
+    runs.add_feedback(run_id, rating=-1, comment="nothing found", who="ana")
+    at = run(AppTest.from_file(PAGE, default_timeout=60))
+    at.selectbox(key="kn_outcome").select("rejected")
+    run(at)
+    table = next(df.value for df in at.dataframe if "origin" in df.value.columns)
+    [row] = table[table["origin"] == "rating"].to_dict("records")
+    assert row["path"] == "affil → loc → loc⁻¹" and row["steps"] == 3
+    at.selectbox(key="kn_traj_pick").select(int(row["id"]))
+    run(at)
+    page = texts(at)
+    assert "Why rejected: an analyst rated the answer bad" in page
+    assert "Rated by: feedback #1 by ana, rated bad: “nothing found”" in page
+    assert "Hops (3, the deepest path the run walked" in page
+    assert "Answer: no answer" in page and "Stopped: no answer found" in page
 
 
 def test_a_guided_step_draws_p_agent_p_know_and_the_mix():

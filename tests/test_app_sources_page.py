@@ -145,3 +145,45 @@ def test_several_kbs_get_a_picker(home: Path, tiny_file: Path) -> None:
     picker.set_value("tiny")
     at = run(at)
     assert metrics(at)["Triples"] == str(Workspace(home).kg("tiny").stats()["triples"])
+
+
+NAMES_KB = """\
+Film One\tstarring\tAnn Lee
+Film Two\tstarring\tAnn Lee
+Film Three\tdirected_by\tAnn Lee
+Film One\tkeyword\tann lee
+Film Two\tkeyword\tann lee
+Film Three\tkeyword\tann lee
+Film Four\tkeyword\tann lee
+Film Five\tkeyword\tann lee
+"""
+
+
+@pytest.fixture
+def names_home(knowloop_home: Path, tmp_path: Path) -> Path:
+    """A KB of its own: a person, and a keyword node with her name in lowercase on more
+    films (the higher degree), as the bundled movie KB has them."""
+    kb_file = tmp_path / "names.tsv"
+    kb_file.write_text(NAMES_KB, encoding="utf-8")
+    Workspace(knowloop_home).import_file(kb_file, name="names")
+    return knowloop_home
+
+
+def test_search_picks_the_person_over_a_lowercase_keyword_and_offers_both(
+    names_home: Path,
+) -> None:
+    at = open_page()
+    at.text_input(key="src_search").input("ann lee")
+    at = run(at)
+    pick = at.selectbox(key="src_pick")
+    assert pick.options[0].startswith("Ann Lee · score 0.95 (normalized, 3 links, 2 relations")
+    assert pick.options[1].startswith("ann lee · score 1.00 (exact, 5 links, 1 relation)")
+    assert at.subheader[0].value == "Ann Lee"
+    assert any("2 entities are named" in c.value for c in at.caption)
+    rows = set(map(tuple, at.dataframe[0].value.values.tolist()))
+    assert ("Film Three", "directed by", "Ann Lee") in rows
+    at.selectbox(key="src_pick").select_index(1)  # the other candidate, picked by hand
+    at = run(at)
+    assert at.subheader[0].value == "ann lee"
+    rows = set(map(tuple, at.dataframe[0].value.values.tolist()))
+    assert ("Film Five", "keyword", "ann lee") in rows and len(rows) == 5

@@ -1,6 +1,8 @@
-"""Every paradigm on the Ask page, to the end, in a real browser (the bundled local model for
-the LLM ones): the steps stream, the run finishes with a status, and the page shows no failure.
-Screenshots go to test-artifacts/paradigm-<name>.png.
+"""Every paradigm on the Ask page (and `llmxkg` with planning), to the end, in a real browser
+(the bundled local model for the LLM ones): the steps stream, the answer card with its support
+status sits above the steps, the graph and the reward chart are drawn, and the page shows no
+failure; then all five side by side on the Compare page. Screenshots go to
+test-artifacts/paradigm-<name>.png and test-artifacts/compare-all.png.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ ARTIFACTS = REPO / "test-artifacts"
 RUN_TIMEOUT_MS = 240_000  # the local model on two cores
 QUESTION = "who directed Black Snake Moan"
 PARADIGMS = ("kg-only", "llm-only", "llm+kg", "llmxkg", "cok")
+BADGES = ("✓ verified", "⚠ low confidence", "? unverified", "No answer")
 
 
 @pytest.fixture
@@ -41,21 +44,60 @@ def test_every_paradigm_runs_to_the_end_on_the_ask_page(home: Path) -> None:
             wait_idle(page, 60_000)
             for name in PARADIGMS:
                 run_one(page, name)
+            run_one(page, "llmxkg", planning=True)
+            compare_all(page)
         finally:
             browser.close()
 
 
-def run_one(page, name: str) -> None:
+def run_one(page, name: str, planning: bool = False) -> None:
     page.get_by_label("Question").fill(QUESTION)
     page.get_by_role("combobox", name="Paradigm").click()
     page.get_by_role("option", name=name, exact=True).click()
+    if planning:
+        page.get_by_text("LLM and loop options").click()
+        page.get_by_text("Planning (Alg. 2)").click()
     page.get_by_role("button", name="Run", exact=True).click()
     expect(page.get_by_text("Step 1 — ").first).to_be_visible(timeout=RUN_TIMEOUT_MS)
     wait_idle(page, RUN_TIMEOUT_MS)
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"paradigm-{name.replace('+', 'plus')}.png"),
-                    full_page=True)  # fmt: skip
+    shot = name.replace("+", "plus") + ("-planning" if planning else "")
+    page.screenshot(path=str(ARTIFACTS / f"paradigm-{shot}.png"), full_page=True)
     body = page.locator("body").inner_text()
     assert "The run failed" not in body and "Cannot answer" not in body, (name, body[-2000:])
     assert re.search(r"Answered in \d+ step|No answer", body), (name, body[-2000:])
-    assert "Traceback" not in body, name
+    assert "Traceback" not in body and "Live drawing stopped" not in body, name
+    # the answer card, with a support status, above the first step
+    card = page.locator(".st-key-answer_card")
+    expect(card).to_be_visible()
+    card_text = card.inner_text()
+    assert any(b in card_text for b in BADGES), (name, card_text[:500])
+    first_step = page.get_by_text("Step 1 — ").first
+    assert card.bounding_box()["y"] < first_step.bounding_box()["y"], name
+    if name == "llm-only":  # never green without KB evidence
+        assert "✓ verified" not in card_text, card_text[:500]
+    # the reasoning graph (or why there is none) and the judge's chart
+    drew_graph = page.locator("iframe").count() > 0
+    assert drew_graph or "No graph" in body, name
+    expect(page.locator(".js-plotly-plot").first).to_be_visible()
+
+
+def compare_all(page) -> None:
+    """All five paradigms side by side on the Compare page, to the end."""
+    page.get_by_role("link", name="Compare").first.click()
+    expect(page.get_by_role("heading", name="Compare")).to_be_visible()
+    page.get_by_label("Question").fill(QUESTION)
+    box = page.get_by_role("combobox", name="Paradigms")
+    for name in PARADIGMS:
+        if name not in ("kg-only", "llmxkg"):  # the defaults
+            box.click()
+            page.get_by_role("option", name=name, exact=True).click()
+    page.get_by_label("Gold answer(s), optional", exact=True).fill("Craig Brewer")
+    page.get_by_role("button", name="Compare", exact=True).click()
+    expect(page.get_by_text("“" + QUESTION + "”")).to_be_visible(timeout=3 * RUN_TIMEOUT_MS)
+    wait_idle(page, RUN_TIMEOUT_MS)
+    page.screenshot(path=str(ARTIFACTS / "compare-all.png"), full_page=True)
+    body = page.locator("body").inner_text()
+    assert "Could not run" not in body and "Traceback" not in body, body[-2000:]
+    for name in PARADIGMS:
+        expect(page.get_by_role("heading", name=name, exact=True)).to_be_visible()

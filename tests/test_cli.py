@@ -149,13 +149,24 @@ def test_eval_writes_the_summary_json(capsys, metaqa_home: Path, tmp_path: Path)
     )
     assert code == 0, err
     summary = json.loads(out_file.read_text())
-    # the contract's keys first, exactly; then the step-quality keys the WKM issue adds
+    # the contract's keys first, exactly; then the step-quality keys the WKM issue adds and
+    # what backs the answers (support status, the LLM's claims)
     assert list(summary)[: len(CONTRACT_KEYS)] == CONTRACT_KEYS
     assert list(summary)[len(CONTRACT_KEYS) :] == [
         "steps_per_question",
         "invalid_step_share",
         "useless_step_share",
+        "verified_share",
+        "low_confidence_share",
+        "unverified_share",
+        "claims",
+        "supported_claim_rate",
+        "contradicted_claim_rate",
     ]
+    # kg-only answers from KB facts: verified or (reward < R) low confidence, never unverified
+    assert summary["unverified_share"] == 0
+    assert summary["verified_share"] + summary["low_confidence_share"] == pytest.approx(1.0)
+    assert summary["claims"] == 0 and summary["supported_claim_rate"] is None
     assert tuple(summary) == SUMMARY_KEYS
     assert summary["paradigm"] == "kg-only"
     assert summary["n"] == 20

@@ -6,6 +6,7 @@ import pytest
 import rdflib
 
 from core.engine import Engine
+from core.kg.lookup import find_entities
 from core.kg.sparql_guard import QueryRefused
 from core.kg.store import KnowledgeGraph
 from core.trace import Step, Trace
@@ -92,6 +93,71 @@ def test_lookup_without_fuzzy_and_empty(tiny_kg: KnowledgeGraph) -> None:
 
 def test_lookup_of_nonsense_finds_nothing(metaqa_kg: KnowledgeGraph) -> None:
     assert metaqa_kg.lookup("zzqqxx") == []
+
+
+# -- picking among nodes named alike (core.kg.lookup) ------------------------------------------
+
+NAMES = "http://example.org/names/"
+
+
+def names_kg() -> KnowledgeGraph:
+    """A person and a keyword node with her name in lowercase (the keyword on more films, so
+    it has the higher degree), a one-relation "Rose" beside a "ROSE" with three, and a
+    one-relation "Bo May" beside a busier one-relation "bo may"."""
+    label = "<http://www.w3.org/2000/01/rdf-schema#label>"
+
+    def n(name: str) -> str:
+        return f"<{NAMES}{name}>"
+
+    lines = [f'{n(node)} {label} "{text}" .' for node, text in [
+        ("ann", "Ann Lee"), ("ann_tag", "ann lee"), ("rose", "Rose"), ("band", "ROSE"),
+        ("bo", "Bo May"), ("bo_tag", "bo may"),
+    ]]  # fmt: skip
+    facts = [
+        ("f1", "starring", "ann"), ("f2", "starring", "ann"), ("f3", "directed", "ann"),
+        *[(f"f{i}", "keyword", "ann_tag") for i in range(1, 6)],
+        ("f1", "about", "rose"),
+        ("band", "genre", "f9"), ("band", "from", "f8"), ("f7", "starring", "band"),
+        ("f4", "starring", "bo"),
+        *[(f"f{i}", "keyword", "bo_tag") for i in range(1, 4)],
+    ]  # fmt: skip
+    lines += [f"{n(s)} {n(p)} {n(o)} ." for s, p, o in facts]
+    return KnowledgeGraph.in_memory("\n".join(lines) + "\n", name="names")
+
+
+def test_find_entities_prefers_the_person_over_a_lowercase_keyword_node() -> None:
+    kg = names_kg()
+    assert kg.lookup("ann lee")[0].id == f"<{NAMES}ann_tag>"  # the score alone: the keyword
+    for text in ("ann lee", "Ann Lee", "ANN LEE", " ann  lee "):
+        found = find_entities(kg, text)
+        assert [c.label for c in found] == ["Ann Lee", "ann lee"], text
+    person, keyword = find_entities(kg, "ann lee")
+    assert (person.relations, person.described, person.degree) == (2, 0, 3)
+    assert (keyword.relations, keyword.degree) == (1, 5)
+
+
+def test_find_entities_keeps_an_exact_spelling_with_capitals_first() -> None:
+    kg = names_kg()
+    assert [c.label for c in find_entities(kg, "Rose")] == ["Rose", "ROSE"]  # as typed
+    assert [c.label for c in find_entities(kg, "rose")] == ["ROSE", "Rose"]  # more facts
+    assert find_entities(kg, "ROSE")[0].described == 2
+
+
+def test_find_entities_breaks_a_tie_by_the_capitalised_name_then_fuzzy_matches() -> None:
+    kg = names_kg()
+    assert [c.label for c in find_entities(kg, "bo may")] == ["Bo May", "bo may"]
+    found = find_entities(kg, "Ann Leee")
+    assert [c.how for c in found][:2] == ["fuzzy", "fuzzy"]
+    assert found[0].label == "Ann Lee"  # same fuzzy score: more kinds of facts first
+    assert find_entities(kg, "   ") == [] and find_entities(kg, "zzqqxx") == []
+    assert len(find_entities(kg, "ann lee", limit=1)) == 1
+
+
+def test_find_entities_on_the_bundled_kb(metaqa_kg: KnowledgeGraph) -> None:
+    """The bundled KB has keyword nodes named like people in lowercase ("tom hanks")."""
+    for text in ("tom hanks", "Tom Hanks"):
+        assert find_entities(metaqa_kg, text)[0].label == "Tom Hanks"
+    assert find_entities(metaqa_kg, "tom hanks")[1].label == "tom hanks"  # still offered
 
 
 # -- traversal -----------------------------------------------------------------------------

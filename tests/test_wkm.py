@@ -19,13 +19,22 @@ from core.engine import Engine
 from core.evaluate import evaluate, read_questions, step_quality
 from core.llm.client import LLMSettings
 from core.loop import LoopSettings, State
-from core.metrics import hits_at_1
+from core.metrics import trace_hits_at_1
 from core.runs import RunStore
+from core.trace import Action, Step, Trace
 from core.wkm import actions
 from core.wkm.embed import DIM, embed
 from core.wkm.guide import Guide, Knowledge, load
 from core.wkm.index import StateIndex
-from core.wkm.learn import learn, remember_rated, state_entries, task_entry
+from core.wkm.learn import (
+    explain,
+    learn,
+    remember_rated,
+    repair_paths,
+    state_entries,
+    task_entry,
+    walked_path,
+)
 from core.wkm.mining import mine_path
 from core.wkm.store import KnowledgeError, KnowledgeStore, StateEntry, Trajectory
 from core.workspace import Workspace
@@ -245,7 +254,7 @@ def test_llmxkg_is_steered_by_knowledge_learned_with_kg_only(lab: Engine):
     trace = lab.ask(questions[5].question, kb="lab", paradigm="llmxkg", settings=settings)
     first = trace.steps[0].action.details["wkm"]
     assert first["chosen"] == "affil" and first["neighbours"]
-    assert hits_at_1(trace.answer_labels, questions[5].answers)
+    assert trace_hits_at_1(trace, questions[5].answers)
 
 
 # -- ratings and the CLI -------------------------------------------------------------------------
@@ -302,3 +311,119 @@ def test_auto_gamma_trusts_the_agent_as_far_as_it_was_right(lab: Engine):
     trace = lab.ask(questions[5].question, kb="lab")  # γ left to KnowLoop
     assert trace.settings["gamma"] is None
     assert trace.steps[0].action.details["wkm"]["gamma"] == 0.5  # 4 learned: too few to judge
+
+
+# -- runs without answer evidence keep the hops they walked; explaining a trajectory ------------
+def hop_step(index: int, rel_id: str, direction: str, hop: int | None = None, **kw) -> Step:
+    params = {"from": [], "relation": rel_id, "direction": direction}
+    if hop is not None:
+        params["hop"] = hop
+    action = Action(kind="hop", description=f"follow {rel_id} {direction}", params=params)
+    return Step(index=index, action=action, **kw)
+
+
+def unanswered(kg, question: str) -> Trace:
+    """A run that walked three hops, found nothing at the third, started again from its
+    topic and ran out of steps: no answer, so no answer evidence."""
+    affil, loc = rel(kg, "affil"), rel(kg, "loc")
+    steps = [
+        hop_step(1, affil, "out", 1, candidates=1),
+        hop_step(2, loc, "out", 2, candidates=1),
+        hop_step(3, loc, "in", 3, candidates=0),
+        hop_step(4, affil, "out", 1, candidates=1),
+    ]
+    topic = question[question.find("[") + 1 : question.find("]")]
+    linked = [{"text": topic, "ids": kg.exact(topic)}] if kg.exact(topic) else []
+    return Trace(question, "kg-only", kg.name, steps=steps, linked=linked,
+                 stop_reason="no answer found: step limit T=4 reached")  # fmt: skip
+
+
+def test_walked_path_is_the_deepest_path_of_the_hop_steps(lab: Engine):
+    kg = lab.kg("lab")
+    affil, loc = rel(kg, "affil"), rel(kg, "loc")
+    assert walked_path(unanswered(kg, "q")) == [
+        actions.hop_key(affil, "out"), actions.hop_key(loc, "out"), actions.hop_key(loc, "in"),
+    ]  # fmt: skip
+    failed = hop_step(2, loc, "out", error="unknown relation")
+    other = Step(index=3, action=Action(kind="constrain", description="c",
+                                        params={"relation": loc, "direction": "in"}))  # fmt: skip
+    no_hop_param = [hop_step(1, affil, "out"), failed, other, hop_step(4, loc, "out")]
+    assert walked_path(Trace("q", "kg-only", "lab", steps=no_hop_param)) == [
+        actions.hop_key(affil, "out"), actions.hop_key(loc, "out"),
+    ]  # fmt: skip
+    assert walked_path(Trace("q", "llm-only", "lab")) == []
+
+
+def test_a_rejected_run_without_an_answer_keeps_its_hops(lab: Engine):
+    root, kg = lab.workspace.root, lab.kg("lab")
+    runs = RunStore(root)
+    run_id = runs.save(unanswered(kg, "which town hosts the employer of [Ana Varga]"))
+    runs.add_feedback(run_id, rating=-1, comment="no answer", who="ana")
+    assert remember_rated(root, kg) == 1
+    (t,) = KnowledgeStore(root).trajectories("lab")
+    assert t.outcome == "rejected" and len(t.path) == 3
+    assert actions.path_text(kg, t.path) == "affil → loc → loc⁻¹"
+    assert KnowledgeStore(root).counts("lab")["states"] == 0
+    details = explain(root, kg, t.id)
+    assert details.hops == ["affil", "loc", "loc⁻¹"]
+    assert details.path_from.startswith("the deepest path the run walked")
+    assert details.why == "an analyst rated the answer bad"
+    assert details.rated_by == "feedback #1 by ana, rated bad: “no answer”"
+    assert [s["found"] for s in details.steps] == [1, 1, 0, 1]
+    assert details.stop_reason.startswith("no answer found")
+    # the rules' task knowledge says the rejected run found nothing, not wrong answers
+    chosen = _trajectory(path=t.path[:2])
+    guidance = task_entry(kg, t.question, "", chosen, t, LoopSettings()).guidance
+    assert "avoid affil → loc → loc⁻¹ (it gave no answer)" in guidance
+
+
+def test_trajectories_stored_without_their_walked_hops_are_repaired_once(lab: Engine):
+    root, kg = lab.workspace.root, lab.kg("lab")
+    assert repair_paths(root, kg) == 0  # an empty workspace
+    assert not (root / "knowloop.duckdb").exists()
+    runs, store = RunStore(root), KnowledgeStore(root)
+    question = "which town hosts the employer of [Ben Okafor]"
+    run_id = runs.save(unanswered(kg, question))
+    # stored as before the fix: a run without answer evidence recorded no hop
+    old = Trajectory(0, "lab", question, "kg-only", "rejected", "learn", run_id, [], [], 4)
+    old.id = store.add_trajectory(old, [])
+    assert repair_paths(root, kg) == 1
+    assert len(store.trajectory(old.id).path) == 3
+    store.set_path(old.id, [])
+    assert repair_paths(root, kg) == 0  # once per KB
+    with pytest.raises(KnowledgeError):
+        store.trajectory(10_000)
+
+
+def test_explain_a_learned_rejected_run_and_its_mined_expert_path(lab: Engine):
+    root, kg = lab.workspace.root, lab.kg("lab")
+    learn(lab, read_questions(QUESTIONS)[:1], kb="lab")
+    store = KnowledgeStore(root)
+    (rejected,) = store.trajectories("lab", outcome="rejected")
+    (mined,) = store.trajectories("lab", outcome="chosen")
+    d = explain(root, kg, rejected.id)
+    assert d.hops == ["affil"] and d.path_from == "the evidence path of the top answer"
+    assert d.why == "the agent's top answer North Lab is not a gold answer (Varn)"
+    assert d.rated_by == "the gold answers of the question file (knowloop learn)"
+    assert d.gold == ["Varn"] and d.counterpart.id == mined.id
+    assert d.counterpart_role == "the expert path mined instead"
+    assert d.counterpart_hops == ["affil", "loc"]
+    assert "affil → loc" in d.guidance and d.steps and d.steps[0]["action"]
+    m = explain(root, kg, mined.id)
+    assert m.path_from.startswith("a path mined") and m.steps == []
+    assert m.counterpart.id == rejected.id
+    assert m.counterpart_role == "the agent's own run it replaces"
+
+
+def test_learn_keeps_the_hops_of_a_run_that_found_no_answer(lab: Engine, monkeypatch):
+    kg = lab.kg("lab")
+    monkeypatch.setattr(lab, "ask", lambda question, **_: unanswered(kg, question))
+    report = learn(lab, read_questions(QUESTIONS)[:1], kb="lab")
+    assert (report.correct, report.mined) == (0, 1)
+    store = KnowledgeStore(lab.workspace.root)
+    (rejected,) = store.trajectories("lab", outcome="rejected")
+    assert actions.path_text(kg, rejected.path) == "affil → loc → loc⁻¹"  # not "(no hop)"
+    assert rejected.answers == [] and rejected.steps == 4
+    (task,) = store.tasks("lab")
+    assert "avoid affil → loc → loc⁻¹ (it gave no answer)" in task.guidance
+    assert explain(lab.workspace.root, kg, rejected.id).why == "the agent alone found no answer"

@@ -27,6 +27,7 @@ from core.wkm.actions import STOP, path_keys
 from core.wkm.guide import Guide, with_stop
 
 MAX_ANSWERS_WITH_EVIDENCE = 25
+TOPIC_ANSWER = 0.5  # score factor of the topic entity as an answer: after every other one
 MIN_ANSWER_REWARD = 0.1  # below this the judge calls the path a guess: answer nothing
 DETOUR_REWARD = 0.5  # an uncued out-and-back detour below this answers another question
 EXTEND_MARGIN = 1.0  # a longer plan is walked on only if it scores this close to the current
@@ -441,15 +442,26 @@ class RuleAgent:
             return [], 0
         top = max(state.support.get(n, 1) for n in candidates)
         agree = attribute_agreement(reading.analysis, self.kg, candidates, reading.used)
-        candidates.sort(
-            key=lambda n: (n in topic, -agree.get(n, 0), -state.support.get(n, 1),
-                           -self.kg.degree(n), self.kg.label(n))  # fmt: skip
-        )
+        most = max(agree.values(), default=0)
+
+        def base(n: str) -> float:  # agreeing attributes first; support orders the rest
+            return (agree.get(n, 0) + state.support.get(n, 1) / top) / (1 + most)
+
+        others = [base(n) for n in candidates if n not in topic]
+        last = min(others, default=1.0) * TOPIC_ANSWER
+
+        def score(n: str) -> float:
+            """What ranks an answer, in its score so that ties are real ties (Hits@1 counts
+            a tie only when every tied answer is gold): the chains that reach it, whether
+            its attributes agree with the question's words; the topic itself after all."""
+            return round(last * base(n) if n in topic and others else base(n), 4)
+
+        candidates.sort(key=lambda n: (-score(n), -self.kg.degree(n), self.kg.label(n)))
         answers = [
             Answer(
                 id=n,
                 label=self.kg.label(n),
-                score=round(state.support.get(n, 1) / top, 4),
+                score=score(n),
                 evidence=state.frontier[n] if i < MAX_ANSWERS_WITH_EVIDENCE else [],
             )
             for i, n in enumerate(candidates)

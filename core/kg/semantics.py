@@ -46,9 +46,6 @@ class RelationNames:
     weights: tuple[float, ...]
 
 
-IN_NAMES = __import__('os').environ.get('KL_IN_NAMES', '1') == '1'
-
-
 class RelationSemantics:
     """Vectors for the relations of one KB, in `kg.index.rel_ids` order."""
 
@@ -138,7 +135,7 @@ class RelationSemantics:
                     if d == "in"]  # fmt: skip
         vec = np.zeros(self.model.dim, np.float32)
         parts = (self.model.embed_many(texts) if texts else [], has, named_by)
-        for part in parts if IN_NAMES else parts[:2]:
+        for part in parts:
             if len(part):
                 mean = np.mean(part, axis=0)
                 norm = float(np.linalg.norm(mean))

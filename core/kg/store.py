@@ -500,6 +500,17 @@ class KnowledgeGraph:
         quads = self.store.quads_for_pattern(None, pred, node, ox.DefaultGraph())
         return [str(q.subject) for q in itertools.islice(quads, limit)]
 
+    def holds(self, s: str, p: str, o: str) -> bool:
+        """Is this exact triple in the store now (evidence re-checked after edits)?"""
+        try:
+            subject, pred, obj = term_from_id(s), term_from_id(p), term_from_id(o)
+        except ValueError:
+            return False
+        if isinstance(subject, ox.Literal):
+            return False
+        quads = self.store.quads_for_pattern(subject, pred, obj, ox.DefaultGraph())
+        return next(iter(quads), None) is not None
+
     def has_edge(self, node_id: str, rel_id: str, direction: Direction) -> bool:
         """Does the node take part in the relation in that direction (at least one triple)?"""
         return store_has_edge(self.store, node_id, rel_id, direction)

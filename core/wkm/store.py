@@ -54,6 +54,9 @@ _SCHEMA = [
         id BIGINT, kb VARCHAR NOT NULL, op VARCHAR NOT NULL, kind VARCHAR NOT NULL,
         entry_id BIGINT NOT NULL, who VARCHAR NOT NULL, at_time DOUBLE NOT NULL)""",
 ]
+_TRAJECTORY_COLS = (
+    "id, kb, question, paradigm, outcome, origin, run_id, path, answers, steps, created_at, deleted"
+)
 _TABLE = {"trajectory": "wkm_trajectories", "state": "wkm_states", "task": "wkm_tasks"}
 _READY: set[Path] = set()  # store files whose WKM tables exist (checked once per process)
 
@@ -210,22 +213,47 @@ class KnowledgeStore:
 
         return self._transact(work)
 
+    def set_path(self, entry_id: int, path: list[str]) -> None:
+        """Replace a trajectory's path (action keys); its state entries are left as they are."""
+
+        def work(con: duckdb.DuckDBPyConnection) -> None:
+            row = con.execute("SELECT id FROM wkm_trajectories WHERE id = ?", [entry_id])
+            if row.fetchone() is None:
+                raise KnowledgeError(f"no trajectory {entry_id}")
+            con.execute("UPDATE wkm_trajectories SET path = ? WHERE id = ?",
+                        [json.dumps(list(path)), entry_id])  # fmt: skip
+
+        self._transact(work)
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._transact(
+            lambda con: con.execute("INSERT OR REPLACE INTO wkm_meta VALUES (?, ?)", [key, value])
+        )
+
     # -- reading ----------------------------------------------------------------------------
     def trajectories(self, kb: str | None = None, *, paradigm: str | None = None,
                      outcome: str | None = None,
                      include_deleted: bool = False) -> list[Trajectory]:  # fmt: skip
         rows = self._read(
-            """SELECT id, kb, question, paradigm, outcome, origin, run_id, path, answers, steps,
-                      created_at, deleted FROM wkm_trajectories
+            f"""SELECT {_TRAJECTORY_COLS} FROM wkm_trajectories
                WHERE (? IS NULL OR kb = ?) AND (? IS NULL OR paradigm = ?)
                  AND (? IS NULL OR outcome = ?) AND (NOT deleted OR ?) ORDER BY id DESC""",
             [kb, kb, paradigm, paradigm, outcome, outcome, include_deleted],
         )
-        return [
-            Trajectory(int(r[0]), *r[1:7], json.loads(r[7]), json.loads(r[8]), int(r[9]),
-                       r[10], bool(r[11]))  # fmt: skip
-            for r in rows
-        ]
+        return [_trajectory(r) for r in rows]
+
+    def trajectory(self, entry_id: int) -> Trajectory:
+        """One trajectory by id (a deleted one too)."""
+        rows = self._read(
+            f"SELECT {_TRAJECTORY_COLS} FROM wkm_trajectories WHERE id = ?", [entry_id]
+        )
+        if not rows:
+            raise KnowledgeError(f"no trajectory {entry_id}")
+        return _trajectory(rows[0])
+
+    def meta(self, key: str) -> str | None:
+        rows = self._read("SELECT value FROM wkm_meta WHERE key = ?", [key])
+        return rows[0][0] if rows else None
 
     def states(self, kb: str, *, paradigm: str | None = None,
                include_deleted: bool = False) -> list[StateEntry]:  # fmt: skip
@@ -264,8 +292,15 @@ class KnowledgeStore:
             [kb, include_deleted, paradigm, paradigm],
         )
         return [
-            TaskEntry(int(r[0]), *r[1:4], json.loads(r[4]), json.loads(r[5]), *r[6:9],
-                      np.asarray(r[9], dtype=np.float32), bool(r[10]))  # fmt: skip
+            TaskEntry(
+                int(r[0]),
+                *r[1:4],
+                json.loads(r[4]),
+                json.loads(r[5]),
+                *r[6:9],
+                np.asarray(r[9], dtype=np.float32),
+                bool(r[10]),
+            )
             for r in rows
         ]
 
@@ -344,6 +379,11 @@ def _same_embedder(con: duckdb.DuckDBPyConnection) -> None:
             con.execute(f"UPDATE {table} SET vec = ? WHERE id = ?",
                         [embed(value).tolist(), entry_id])  # fmt: skip
     con.execute("INSERT OR REPLACE INTO wkm_meta VALUES ('embedder', ?)", [EMBEDDER])
+
+
+def _trajectory(r: tuple) -> Trajectory:
+    return Trajectory(int(r[0]), *r[1:7], json.loads(r[7]), json.loads(r[8]), int(r[9]), r[10],
+                      bool(r[11]))  # fmt: skip
 
 
 def _table(kind: str) -> str:
