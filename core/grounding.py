@@ -29,9 +29,10 @@ SUPPORTED, CONTRADICTED, NOT_FOUND = "supported", "contradicted", "not found"
 RELATION_MATCH = 0.45  # a claim word names a relation at least this well
 RELATION_MARGIN = 0.1  # ... and within this of the best relation that word names
 ONE_FACT = 0.55  # ... and this well for the claim to be read as that one fact
+FACT_RELATIONS = 2  # a word naming more relations than this alike is a type word
 MAX_CLAIMS = 12  # per run, besides the answer: a long chain of thought on its first claims
 MAX_VALUES = 500  # values of one relation read per node
-MAX_MIDDLE = 60  # middle nodes tried for a two-hop answer
+MAX_MIDDLE = 60  # nodes walked on from after a chain's first hop
 _SENTENCE = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)\s+|\n+")  # not after an initial
 _ANSWER_LINE = re.compile(r"^\s*(final\s+)?answer\s*:", re.I)
 
@@ -89,38 +90,82 @@ def sentences(text: str) -> list[str]:
 
 def check_claim(text: str, kg: KnowledgeGraph, passages: list[Passage],
                 answer: tuple[str, str] | None = None) -> tuple[str, str, list[str]]:  # fmt: skip
-    """(status, reason, evidence) of one claim; `answer` (id, label) is what the claim says
-    the question's answer is."""
+    """(status, reason, evidence) of one claim; with `answer` (id, label) the text is a
+    question and the claim is that this is its answer."""
     from core.analysis import analyse
 
     qa = analyse(text, kg)
-    mentions = [m for m in qa.entities if m.ids and (m.named or m.link_score >= 0.9)]
-    relations = _relations(qa, mentions)
+    # names as written (capitalised, also first in the sentence; bracketed) or long exact
+    # ones: "fall under" does not name the film "Fall"
+    mentions = [
+        m for m in qa.entities
+        if m.ids and (m.named or (m.link_score >= 0.9 and (
+            m.end - m.start > 1 or qa.tokens[m.start][:1].isupper())))
+    ]  # fmt: skip
+    facts = _fact_words(qa, mentions)
+    if answer:
+        return _check_answer(kg, qa, mentions, facts, answer, passages)
     spans = {k for m in mentions for k in range(m.start, m.end)}
-    targets = set(kg.exact(answer[1])) | ({answer[0]} if answer[0].startswith("<") else set()) \
-        if answer else set()  # fmt: skip
-    said = _asserted(qa, spans) + ([answer[1]] if answer else [])
+    said = _asserted(qa, spans)
+    relations = _relations(qa, mentions)
     for m in mentions:
-        others = {i for o in mentions if o is not m for i in o.ids} | targets
-        found = _linking_fact(kg, m.ids[:3], relations, others, text, two_hops=bool(answer))
+        others = {i for o in mentions if o is not m for i in o.ids}
+        found = _linking_fact(kg, m.ids[:3], relations, others, text)
         if found:
-            return SUPPORTED, f"the KB holds {found[0]}", found
+            return SUPPORTED, f"the KB holds {found}", [found]
     named = [m.text for m in mentions] + said
     for p in passages:
         if len(named) >= 2 and all(names(p.text, n) for n in named):
             return SUPPORTED, f"the retrieved {p.source} passage {p.id} names " \
                 f"{', '.join(named)}", [p.id]  # fmt: skip
-    facts = _fact_words(qa, mentions)
-    if mentions and (said or targets) and 1 <= len(facts) <= (2 if answer else 1):
+    if said and len(facts) == 1:
         for m in mentions:
             reached = _reached(kg, m.ids[:3], facts)
             if reached:
-                shown = [" · ".join(chain) for chain in reached[:3]]
-                more = f" (and {len(reached) - 3} more)" if len(reached) > 3 else ""
-                return CONTRADICTED, f"the KB says {'; '.join(shown)}{more}", shown
+                return CONTRADICTED, *_kb_says([chain for _, chain in reached])
     if not mentions:
         return NOT_FOUND, "names nothing the KB knows", []
     return NOT_FOUND, "no KB fact or retrieved passage backs it", []
+
+
+def _check_answer(kg: KnowledgeGraph, qa, mentions, facts: list[set[str]],
+                  answer: tuple[str, str], passages: list[Passage]):  # fmt: skip
+    """Is the answer what the KB reaches from the question's names over the relations its
+    words name, in order? With a comparison in the question ("… came out before 1995") a
+    relation word may be the filter, not a hop: a chain over fewer of them counts too."""
+    node, label = answer
+    targets = set(kg.exact(label)) | ({node} if node.startswith("<") else set())
+
+    def is_answer(value: str) -> bool:
+        return value in targets or normalize(kg.label(value)) == normalize(label)
+
+    chains = []
+    if mentions and 1 <= len(facts) <= 2:
+        subsets = [facts] + ([[f] for f in facts] if qa.comparisons and len(facts) > 1 else [])
+        for m in mentions:
+            for part in subsets:
+                reached = _reached(kg, m.ids[:3], part)
+                hit = next((chain for value, chain in reached if is_answer(value)), None)
+                if hit:
+                    return SUPPORTED, f"the KB holds {' · '.join(hit)}", hit
+                if part is facts:
+                    chains += [chain for _, chain in reached]
+    named = [m.text for m in mentions] + [label]
+    for p in passages:
+        if len(named) >= 2 and all(names(p.text, n) for n in named):
+            return SUPPORTED, f"the retrieved {p.source} passage {p.id} names " \
+                f"{', '.join(named)}", [p.id]  # fmt: skip
+    if chains:
+        return CONTRADICTED, *_kb_says(chains)
+    if not mentions:
+        return NOT_FOUND, "the question names nothing the KB knows", []
+    return NOT_FOUND, "the KB has no path over the question's relations to check it by", []
+
+
+def _kb_says(chains: list[list[str]]) -> tuple[str, list[str]]:
+    shown = [" · ".join(chain) for chain in chains[:3]]
+    more = f" (and {len(chains) - 3} more)" if len(chains) > 3 else ""
+    return f"the KB says {'; '.join(shown)}{more}", shown
 
 
 def _word_relations(qa, mentions) -> list[dict[str, float]]:
@@ -150,19 +195,21 @@ def _relations(qa, mentions) -> dict[str, float]:
 def _fact_words(qa, mentions) -> list[set[str]]:
     """The facts a claim states: per word that names relations well (≥ ONE_FACT), the
     relations it may mean ("plays" may be "plays for" or "plays position"); words naming
-    the same relations are one fact."""
+    the same relations are one fact. A word naming many relations alike says what things
+    are ("the *films* written by X": films have all those relations), not which fact."""
     facts: list[set[str]] = []
     for named in _word_relations(qa, mentions):
-        if max(named.values()) >= ONE_FACT and set(named) not in facts:
+        strong = max(named.values()) >= ONE_FACT
+        if strong and len(named) <= FACT_RELATIONS and set(named) not in facts:
             facts.append(set(named))
     return facts
 
 
-def _reached(kg: KnowledgeGraph, ids, facts: list[set[str]]) -> list[list[str]]:
-    """The KB's chains from the named thing over the stated facts in order (one hop per fact,
-    either order for two): what the KB says the claim's value is."""
+def _reached(kg: KnowledgeGraph, ids, facts: list[set[str]]) -> list[tuple[str, list[str]]]:
+    """(value, chain) of the KB's chains from the named thing over the stated facts in order
+    (one hop per fact, either order for two): what the KB says the claim's value is."""
     orders = [facts] if len(facts) == 1 else [facts, facts[::-1]]
-    chains: list[list[str]] = []
+    chains: list[tuple[str, list[str]]] = []
     for order in orders:
         frontier = [(node, []) for node in ids]
         for rels in order:
@@ -173,7 +220,7 @@ def _reached(kg: KnowledgeGraph, ids, facts: list[set[str]]) -> list[list[str]]:
                         step += [(v, [*chain, _fact(kg, node, rel, direction, v)])
                                  for v in kg.edges(node, rel, direction, limit=50)]  # fmt: skip
             frontier = step
-        chains += [chain for _, chain in frontier]
+        chains += frontier
     return chains
 
 
@@ -199,32 +246,18 @@ def _asserted(qa, spans: set[int]) -> list[str]:
 
 
 def _linking_fact(kg: KnowledgeGraph, ids, relations: dict[str, float], others: set[str],
-                  text: str, two_hops: bool) -> list[str]:  # fmt: skip
-    """The fact(s) by which a named thing reaches another named thing (or a value the claim
-    writes) over relations the claim names: [] when there is none."""
-    if not relations:
-        return []
-    middles = []
+                  text: str) -> str:  # fmt: skip
+    """The fact by which a named thing reaches another named thing (or a value the claim
+    writes) over a relation the claim names; "" when there is none."""
     for node in ids:
         for rel, direction in kg.roles(node):
             if rel not in relations:
                 continue
             for value in kg.edges(node, rel, direction, limit=MAX_VALUES):
-                hit = value in others or (names(text, kg.label(value)) and value != node
-                                          and kg.label(value) != kg.label(node))  # fmt: skip
-                if hit:
-                    return [_fact(kg, node, rel, direction, value)]
-                if two_hops and len(middles) < MAX_MIDDLE:
-                    middles.append((node, rel, direction, value))
-    for node, rel, direction, middle in middles:
-        for rel2, direction2 in kg.roles(middle):
-            if rel2 not in relations or (rel2 == rel and direction2 != direction):
-                continue
-            for value in kg.edges(middle, rel2, direction2, limit=MAX_VALUES):
-                if value in others and value != node:
-                    return [_fact(kg, node, rel, direction, middle),
-                            _fact(kg, middle, rel2, direction2, value)]  # fmt: skip
-    return []
+                if value in others or (names(text, kg.label(value)) and value != node
+                                       and kg.label(value) != kg.label(node)):  # fmt: skip
+                    return _fact(kg, node, rel, direction, value)
+    return ""
 
 
 def _fact(kg: KnowledgeGraph, node: str, rel: str, direction: str, value: str) -> str:

@@ -188,8 +188,11 @@ def parse_lines(text: str | None) -> list[str]:
 def diff_text(added: Iterable[Triple | str] = (), removed: Iterable[Triple | str] = ()) -> str:
     """A change as diff lines: "- " for each removed triple, then "+ " for each added one."""
 
-    def show(t: Triple | str) -> str:
-        return t.text() if isinstance(t, Triple) else " — ".join(p.strip() for p in t.split("|"))
+    def show(t: Triple | str) -> str:  # one notation: "subject —relation→ object"
+        if isinstance(t, Triple):
+            return t.text()
+        parts = [p.strip() for p in t.split("|")]
+        return f"{parts[0]} —{parts[1]}→ {parts[2]}" if len(parts) == 3 else " | ".join(parts)
 
     lines = [f"- {show(t)}" for t in removed] + [f"+ {show(t)}" for t in added]
     return "\n".join(lines) or "(no change)"

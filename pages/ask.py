@@ -105,7 +105,7 @@ def render_form() -> Request | None:
         max_steps = c2.slider(
             "Max steps T",
             1,
-            6,
+            10,  # LoopSettings.validate's bound
             saved.max_steps,
             key="max_steps",
             help="the loop stops after T steps",

@@ -79,6 +79,23 @@ def test_an_answer_the_judge_doubts_is_not_green(app: AppTest) -> None:
     assert "low confidence" in at.warning[0].value and "below R" in at.warning[0].value
 
 
+def test_a_fault_in_drawing_never_loses_the_run(
+    app: AppTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pages._render
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the chart library broke")
+
+    monkeypatch.setattr(pages._render, "draw_chart", broken)
+    at = ask(app, "who directed Black Snake Moan")
+    assert not at.exception, at.exception
+    assert any("Live drawing stopped" in w.value for w in at.warning)
+    assert at.session_state["ask_trace"].answer_labels[0] == "Craig Brewer"  # kept
+    assert at.session_state["ask_run"][0] is not None  # and stored: feedback works
+    assert "Craig Brewer" in at.success[0].value
+
+
 def test_the_plan_says_why_it_was_chosen(app: AppTest) -> None:
     """Every planner signal, its weight and what it added, and the relation words matched."""
     at = ask(app, "who is the director of Black Snake Moan")

@@ -278,8 +278,8 @@ def test_a_pending_proposal_can_be_accepted_and_reasked(home: Path) -> None:
     assert f"Proposal #{proposal_id}" in page
     assert "where was Erling Haaland born" in page and "he was born in Leeds" in page
     diff = [c.value for c in at.code if c.language == "diff"][0]
-    assert "- Erling Haaland — born in — Bergen" in diff
-    assert "+ Erling Haaland — born in — Leeds" in diff
+    assert "- Erling Haaland —born in→ Bergen" in diff
+    assert "+ Erling Haaland —born in→ Leeds" in diff
     at.text_input(key="kge_who").input("rev")
     at.button(key=f"kge_accept_{proposal_id}").click()
     at = run(at)

@@ -115,7 +115,7 @@ def run_scenario(page, base: str) -> None:
     proposal = page.locator(".st-key-kge_proposal_1")
     expect(proposal).to_contain_text(QUESTION)
     expect(proposal).to_contain_text("Craig Brewer")
-    expect(proposal).to_contain_text("- Black Snake Moan — directed by — Wrong Person")
+    expect(proposal).to_contain_text("- Black Snake Moan —directed by→ Wrong Person")
     name = page.get_by_role("textbox", name="Your name")
     name.fill("reviewer")
     name.blur()

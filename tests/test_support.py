@@ -105,6 +105,9 @@ def test_the_answer_an_llm_gave_is_checked_as_a_claim(football_kg: KnowledgeGrap
     assert claims["answer"].text == f"{TWO_HOP} → Pep Guardiola"
     assert claims["answer"].status == CONTRADICTED  # the KB's path reaches Arne Slot
     assert list(claims) == ["sample-1", "answer"]  # "Answer:" lines are the answer claim
+    slot = football_kg.exact("Arne Slot")[0]
+    status, reason, evidence = check_claim(TWO_HOP, football_kg, [], answer=(slot, "Arne Slot"))
+    assert status == SUPPORTED and len(evidence) == 2  # plays for, then coached by
 
 
 def test_sentences_keep_initials_and_drop_answer_lines() -> None:
