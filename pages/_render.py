@@ -246,6 +246,9 @@ def render_answer_card(trace: Trace, *, shown: int = MAX_ANSWER_ROWS) -> None:
         box(f"**{md(answer_text(trace))}** — {badge}  \n{md(support.reason)}", icon=None)
     else:
         box(f"**No answer** — {md(support.reason)}")
+    judged = [s for s in trace.steps if s.reward_reason and s.action.kind != "answer"]
+    if support.status == LOW and judged:
+        st.caption(f"The judge on the last step: {md(judged[-1].reward_reason)}")
     tied = tied_at_top(trace.answers)
     for rank, answer in enumerate(trace.answers[:shown]):
         tie = " · tied at the top" if rank < tied and tied > 1 else ""
