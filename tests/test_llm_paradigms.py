@@ -142,7 +142,8 @@ def test_llm_judge_reward_is_the_probability_of_yes(football_kg) -> None:
 
 
 def test_budget_ends_the_run_cleanly_with_the_reason(football_engine: Engine) -> None:
-    s = settings(picker({}, default="2"), judge="llm", max_calls=2, threshold=0.9)
+    # prior 0: the LLM alone decides, so the rules' "the best plan ends here" does not stop it
+    s = settings(picker({}, default="2"), judge="llm", max_calls=2, threshold=0.9, prior=0.0)
     trace = ask(football_engine, "who coaches the club Mohamed Salah plays for", "llmxkg", s)
     assert "budget" in trace.stop_reason
     assert trace.usage()["llm_calls"] <= 2
@@ -226,3 +227,12 @@ def test_every_paradigm_judge_combination_runs(football_engine: Engine) -> None:
                 )
             )
             assert trace.error is None, (paradigm, judge, trace.error)
+
+
+def test_the_walk_ends_where_the_best_rule_plan_ends(football_engine: Engine) -> None:
+    """With R out of reach, llmxkg still stops once the rules' best plan is the path walked
+    (it used to walk on to whatever any longer plan continued with)."""
+    s = settings(picker({}), judge="rules", threshold=1.0)
+    trace = ask(football_engine, "which club does Mohamed Salah play for", "llmxkg", s)
+    assert trace.answer_labels[:1] == ["Liverpool FC"] and len(trace.steps) == 1
+    assert trace.stop_reason == "the best rule plan ends with the path walked so far"

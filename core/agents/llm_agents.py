@@ -222,13 +222,24 @@ class IterativeAgent:
             return None
         s = self.settings
         if (
-            notes["path"] and s.prior > 0 and not s.exhaustive
-            and candidates[0].rule_score <= -100 and not state.walk.guided
+            notes["path"] and s.prior > 0 and not s.exhaustive and not state.walk.guided
             and not self._knowledge_goes_on(state)
         ):  # fmt: skip
-            state.stop_reason = "no rule plan continues the path walked so far"
-            return None
+            if candidates[0].rule_score <= -100:
+                state.stop_reason = "no rule plan continues the path walked so far"
+                return None
+            if self._ends_here(state) >= candidates[0].rule_score:
+                state.stop_reason = "the best rule plan ends with the path walked so far"
+                return None
         return self._relation_action(state, memory, candidates)
+
+    def _ends_here(self, state: State) -> float:
+        """Best score of a rule plan that is the path walked so far (-inf: none is): when it
+        beats every plan that goes on, the rules say the walk is complete."""
+        notes = state.notes
+        ending = [p.score for p in notes["plans"] or ()
+                  if p.anchor == notes["topic"] and p.hops == notes["path"]]  # fmt: skip
+        return max(ending, default=-math.inf)
 
     def _knowledge_goes_on(self, state: State) -> bool:
         """Do similar expert states continue from here (so the guide, not the rules'
