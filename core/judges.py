@@ -78,7 +78,7 @@ class RuleJudge:
                else "")  # fmt: skip
             + (f"; not applied yet: {pending} part(s) of the plan" if pending else "")
         )
-        return Judgement(reward, reason)
+        return Judgement(reward, reason, answer_fit=kind)
 
 
 TYPE_MISMATCH = -0.5  # answer_fit below this: the candidates are not what was asked for

@@ -91,6 +91,7 @@ class State:
 class Judgement:
     reward: float  # in [0, 1]: does the gathered information suffice?
     reason: str
+    answer_fit: float | None = None  # how well the candidates are the kind asked ([-1, 1])
 
 
 class Agent(Protocol):
@@ -239,6 +240,7 @@ def run_loop(
                 step.action.details["note"] = result.note
             verdict = judge.score(state, memory)
             step.reward, step.reward_reason = verdict.reward, verdict.reason
+            step.answer_fit = verdict.answer_fit
         except StopRun as stop:
             stop_reason = str(stop)
             step.reward_reason = f"not judged: {stop}"

@@ -95,6 +95,9 @@ def type_fit(trace: Trace, kg: KnowledgeGraph, evidence: list[Triple]) -> bool |
     hops, _ = chain_hops(evidence, topics)
     if not hops:
         return None
+    kind = _judged_fit(trace, hops[-1][0])
+    if kind is not None:  # the judge typed the step that reached the answers: no second reading
+        return None if kind == 0 else kind > TYPE_MISMATCH
     first = evidence[0]
     start = first.s if first.s in topics else first.o
     try:
@@ -106,6 +109,17 @@ def type_fit(trace: Trace, kg: KnowledgeGraph, evidence: list[Triple]) -> bool |
     if kind == 0:
         return None
     return kind > TYPE_MISMATCH
+
+
+def _judged_fit(trace: Trace, last_relation: str) -> float | None:
+    """The judge's answer typing of the last step, when that step walked the evidence's last
+    relation (so its candidates are the answers)."""
+    judged = [s for s in trace.steps if s.action.kind not in ("answer", "stopped", "error")]
+    if not judged or judged[-1].answer_fit is None:
+        return None
+    step = judged[-1]
+    walked = step.action.params.get("relation") or (step.triples[0].p if step.triples else "")
+    return step.answer_fit if walked == last_relation else None
 
 
 def _shape(evidence: list[Triple]) -> tuple[str, ...]:

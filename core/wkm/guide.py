@@ -258,6 +258,7 @@ class GuidedJudge:
             reward,
             f"{verdict.reason}; state knowledge: {n} similar expert state(s), P(stop) = {p:.2f}"
             f", mixed with γ = {g}: {verdict.reward:.2f} → {reward:.2f}",
+            verdict.answer_fit,
         )
 
 
