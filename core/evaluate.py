@@ -228,8 +228,8 @@ def summarize(paradigm: str, results: list[QuestionResult]) -> dict:
         "low_confidence_share": round(mean([r.support == "low confidence" for r in results]), 4),
         "unverified_share": round(mean([r.support == "unverified" for r in results]), 4),
         "claims": claims,
-        "supported_claim_rate": _claim_rate(results, "supported"),
-        "contradicted_claim_rate": _claim_rate(results, "contradicted"),
+        "supported_claim_rate": _claim_rate(results, "supported", claims),
+        "contradicted_claim_rate": _claim_rate(results, "contradicted", claims),
     }
 
 
@@ -238,7 +238,6 @@ def _share(results: list[QuestionResult], key: str) -> float:
     return round(sum(getattr(r, key) for r in results) / steps, 4) if steps else 0.0
 
 
-def _claim_rate(results: list[QuestionResult], status: str) -> float | None:
-    """Share of the LLM's claims with this status over the run (None: no LLM wrote any)."""
-    total = sum(sum(r.claims.values()) for r in results)
+def _claim_rate(results: list[QuestionResult], status: str, total: int) -> float | None:
+    """Share of the `total` claims the LLM wrote with this status (None: it wrote none)."""
     return round(sum(r.claims.get(status, 0) for r in results) / total, 4) if total else None

@@ -113,11 +113,9 @@ def check_claim(text: str, kg: KnowledgeGraph, passages: list[Passage],
         found = _linking_fact(kg, m.ids[:3], relations, others, text)
         if found:
             return SUPPORTED, f"the KB holds {found}", [found]
-    named = [m.text for m in mentions] + said
-    for p in passages:
-        if len(named) >= 2 and all(names(p.text, n) for n in named):
-            return SUPPORTED, f"the retrieved {p.source} passage {p.id} names " \
-                f"{', '.join(named)}", [p.id]  # fmt: skip
+    by_passage = _passage_naming([m.text for m in mentions] + said, passages)
+    if by_passage:
+        return by_passage
     if said and len(facts) == 1:
         for m in mentions:
             reached = _reached(kg, m.ids[:3], facts)
@@ -150,16 +148,24 @@ def _check_answer(kg: KnowledgeGraph, qa, mentions, facts: list[set[str]],
                     return SUPPORTED, f"the KB holds {' · '.join(hit)}", hit
                 if part is facts:
                     chains += [chain for _, chain in reached]
-    named = [m.text for m in mentions] + [label]
-    for p in passages:
-        if len(named) >= 2 and all(names(p.text, n) for n in named):
-            return SUPPORTED, f"the retrieved {p.source} passage {p.id} names " \
-                f"{', '.join(named)}", [p.id]  # fmt: skip
+    by_passage = _passage_naming([m.text for m in mentions] + [label], passages)
+    if by_passage:
+        return by_passage
     if chains:
         return CONTRADICTED, *_kb_says(chains)
     if not mentions:
         return NOT_FOUND, "the question names nothing the KB knows", []
     return NOT_FOUND, "the KB has no path over the question's relations to check it by", []
+
+
+def _passage_naming(named: list[str], passages: list[Passage]):
+    """(supported, reason, [id]) of the first retrieved passage that names all of at least
+    two things; None when none does."""
+    for p in passages:
+        if len(named) >= 2 and all(names(p.text, n) for n in named):
+            return SUPPORTED, f"the retrieved {p.source} passage {p.id} names " \
+                f"{', '.join(named)}", [p.id]  # fmt: skip
+    return None
 
 
 def _kb_says(chains: list[list[str]]) -> tuple[str, list[str]]:

@@ -19,7 +19,6 @@ from core.text import names
 from core.trace import Step, Support, Trace, Triple
 
 VERIFIED, LOW, UNVERIFIED, NO_ANSWER = "verified", "low confidence", "unverified", "no answer"
-STATUSES = (VERIFIED, LOW, UNVERIFIED, NO_ANSWER)
 # how each status reads (badge text, colour): only a verified answer is ever green
 BADGES = {
     VERIFIED: ("✓ verified", "#1a7f37"),
@@ -27,12 +26,13 @@ BADGES = {
     UNVERIFIED: ("? unverified", "#57606a"),
     NO_ANSWER: ("✗ no answer", "#cf222e"),
 }
+UNJUDGED = ("answer", "stopped", "error")  # step kinds the judge does not score
 
 
-def final_reward(steps: list[Step]) -> float | None:
-    """The judge's reward of the last judged step (answer-writing steps are not judged)."""
-    judged = [s for s in steps if s.action.kind not in ("answer", "stopped", "error")]
-    return judged[-1].reward if judged else None
+def last_judged(steps: list[Step]) -> Step | None:
+    """The last step the judge scored (steps that only write the answer, stop or fail are
+    not judged)."""
+    return next((s for s in reversed(steps) if s.action.kind not in UNJUDGED), None)
 
 
 def assess(trace: Trace, kg: KnowledgeGraph | None) -> Support:
@@ -48,7 +48,7 @@ def assess(trace: Trace, kg: KnowledgeGraph | None) -> Support:
     if not top.evidence and not sources:
         why = ("the LLM's own text: no KB fact or source passage backs it" if top.passages
                else "no evidence")  # fmt: skip
-        return Support(UNVERIFIED, why, tied=tied)
+        return Support(UNVERIFIED, why)
     missing = [t.text() for t in top.evidence if kg is None or not kg.holds(t.s, t.p, t.o)]
     checked = len(top.evidence)
     if missing and not sources:
@@ -58,11 +58,11 @@ def assess(trace: Trace, kg: KnowledgeGraph | None) -> Support:
             f"(e.g. {missing[0]})",
             checked=checked,
             missing=missing,
-            tied=tied,
         )
     doubts = []
     threshold = float(trace.settings.get("threshold", 0.8))
-    reward = final_reward(trace.steps)
+    judged = last_judged(trace.steps)
+    reward = judged.reward if judged else None
     if reward is not None and reward < threshold:
         doubts.append(f"the judge's reward {reward:.2f} is below R = {threshold:g}")
     fit = type_fit(trace, kg, top.evidence) if top.evidence and kg is not None else None
@@ -73,16 +73,14 @@ def assess(trace: Trace, kg: KnowledgeGraph | None) -> Support:
     if missing:
         doubts.append(f"{len(missing)} evidence fact(s) are no longer in the KB")
     if doubts:
-        return Support(LOW, "; ".join(doubts), checked=checked, missing=missing, tied=tied,
-                       set_answer=set_answer)  # fmt: skip
+        return Support(LOW, "; ".join(doubts), checked=checked, missing=missing)
     backed = (f"all {checked} evidence fact(s) are in the KB" if checked
               else f"a source passage names it ({sources[0].source})")  # fmt: skip
     reward_text = f", the judge's reward {reward:.2f} ≥ R = {threshold:g}" if reward is not None \
         else ""  # fmt: skip
     typed = ", the answer type fits" if fit else ""
     many = f"; the top {tied} answers share the score by one path (a set)" if set_answer else ""
-    return Support(VERIFIED, f"{backed}{typed}{reward_text}{many}", checked=checked, tied=tied,
-                   set_answer=set_answer)  # fmt: skip
+    return Support(VERIFIED, f"{backed}{typed}{reward_text}{many}", checked=checked)
 
 
 def type_fit(trace: Trace, kg: KnowledgeGraph, evidence: list[Triple]) -> bool | None:
@@ -114,10 +112,9 @@ def type_fit(trace: Trace, kg: KnowledgeGraph, evidence: list[Triple]) -> bool |
 def _judged_fit(trace: Trace, last_relation: str) -> float | None:
     """The judge's answer typing of the last step, when that step walked the evidence's last
     relation (so its candidates are the answers)."""
-    judged = [s for s in trace.steps if s.action.kind not in ("answer", "stopped", "error")]
-    if not judged or judged[-1].answer_fit is None:
+    step = last_judged(trace.steps)
+    if step is None or step.answer_fit is None:
         return None
-    step = judged[-1]
     walked = step.action.params.get("relation") or (step.triples[0].p if step.triples else "")
     return step.answer_fit if walked == last_relation else None
 

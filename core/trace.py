@@ -114,8 +114,6 @@ class Support:
     reason: str  # one line on why
     checked: int = 0  # evidence facts re-checked against the store
     missing: list[str] = field(default_factory=list)  # evidence facts the KB does not hold
-    tied: int = 0  # answers sharing the top score
-    set_answer: bool = False  # the tied answers come by one path: a set, not a tie
 
 
 @dataclass
@@ -198,7 +196,7 @@ class Trace:
         known = {f.name for f in fields(cls)}
         nested = ("steps", "answers", "support", "claims")
         rest = {k: v for k, v in data.items() if k in known and k not in nested}
-        support = Support(**data["support"]) if data.get("support") else None
+        support = _known(Support, data["support"]) if data.get("support") else None
         claims = [Claim(**c) for c in data.get("claims") or []]
         return cls(steps=steps, answers=answers, support=support, claims=claims, **rest)
 
@@ -209,3 +207,9 @@ class Trace:
         for c in self.claims:
             counts[c.status] = counts.get(c.status, 0) + 1
         return counts
+
+
+def _known(cls, data: dict[str, Any]):
+    """A dataclass from a dict, ignoring keys it no longer has (traces stored earlier)."""
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in data.items() if k in names})

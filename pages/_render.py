@@ -18,7 +18,7 @@ from core.report import (
     totals,
     trace_graph,
 )
-from core.support import BADGES, LOW, NO_ANSWER, UNVERIFIED, VERIFIED
+from core.support import BADGES, LOW, NO_ANSWER, UNVERIFIED, VERIFIED, last_judged
 from core.trace import Answer, Step, Support, Trace, Triple
 from pages._shared import md
 
@@ -246,9 +246,9 @@ def render_answer_card(trace: Trace, *, shown: int = MAX_ANSWER_ROWS) -> None:
         box(f"**{md(answer_text(trace))}** — {badge}  \n{md(support.reason)}", icon=None)
     else:
         box(f"**No answer** — {md(support.reason)}")
-    judged = [s for s in trace.steps if s.reward_reason and s.action.kind != "answer"]
-    if support.status == LOW and judged:
-        st.caption(f"The judge on the last step: {md(judged[-1].reward_reason)}")
+    judged = last_judged(trace.steps)
+    if support.status == LOW and judged and judged.reward_reason:
+        st.caption(f"The judge on the last step: {md(judged.reward_reason)}")
     tied = tied_at_top(trace.answers)
     for rank, answer in enumerate(trace.answers[:shown]):
         tie = " · tied at the top" if rank < tied and tied > 1 else ""

@@ -30,6 +30,13 @@ def test_a_kg_answer_with_every_fact_in_the_kb_is_verified(football_engine: Engi
     assert not trace.claims  # kg-only: no LLM wrote anything
 
 
+def test_the_status_survives_json_even_from_an_older_trace(football_engine: Engine) -> None:
+    data = football_engine.ask(TWO_HOP, kb="football").to_dict()
+    assert Trace.from_dict(data).support.status == VERIFIED
+    data["support"]["tied"] = 1  # a field traces stored earlier carried
+    assert Trace.from_dict(data).support.checked == 2
+
+
 def test_evidence_the_kb_does_not_hold_is_unverified(
     football_engine: Engine, football_kg: KnowledgeGraph
 ) -> None:
