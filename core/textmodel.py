@@ -13,6 +13,7 @@ model and what it costs.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from functools import lru_cache
@@ -50,22 +51,7 @@ class TextModel:
     # -- tokens ---------------------------------------------------------------------------
     def pieces(self, word: str) -> list[int]:
         """WordPiece ids of one pre-tokenised word: greedy longest match, "##" continuations."""
-        if len(word) > _MAX_WORD_CHARS:
-            return [] if self._unk is None else [self._unk]
-        ids, start = [], 0
-        while start < len(word):
-            end, found = len(word), None
-            while start < end:
-                piece = word[start:end] if start == 0 else "##" + word[start:end]
-                if piece in self.vocab:
-                    found = self.vocab[piece]
-                    break
-                end -= 1
-            if found is None:
-                return [] if self._unk is None else [self._unk]
-            ids.append(found)
-            start = end
-        return ids
+        return wordpiece(word, self.vocab, self._unk)
 
     def _word(self, word: str) -> tuple[np.ndarray, int]:
         """Sum of a word's token vectors and how many tokens (memoised)."""
@@ -104,6 +90,27 @@ class TextModel:
         return float(self.embed(a) @ self.embed(b))
 
 
+def wordpiece(word: str, vocab: dict[str, int], unk: int | None) -> list[int]:
+    """WordPiece ids of one pre-tokenised word (BERT's rules: greedy longest match, "##"
+    continuations, [UNK] for a word it cannot split or one longer than 100 characters)."""
+    if len(word) > _MAX_WORD_CHARS:
+        return [] if unk is None else [unk]
+    ids, start = [], 0
+    while start < len(word):
+        end, found = len(word), None
+        while start < end:
+            piece = word[start:end] if start == 0 else "##" + word[start:end]
+            if piece in vocab:
+                found = vocab[piece]
+                break
+            end -= 1
+        if found is None:
+            return [] if unk is None else [unk]
+        ids.append(found)
+        start = end
+    return ids
+
+
 def _pre_tokens(text: str) -> list[str]:
     """BERT's uncased normalisation and pre-tokenisation: lower case, accents stripped,
     split at white space and punctuation."""
@@ -121,3 +128,111 @@ def _unit(vec: np.ndarray) -> np.ndarray:
 def text_model() -> TextModel:
     """The process's text model (read-only data shared by every workspace and KB)."""
     return TextModel.load()
+
+
+# -- the contextual encoder -------------------------------------------------------------------
+SENTENCE_DIR = Path(__file__).resolve().parent / "data" / "minilm"
+CACHE_TEXTS = 50_000  # memoised sentence vectors (≈ 77 MB at most)
+
+
+class SentenceModel:
+    """all-MiniLM-L6-v2 itself, its six transformer layers in numpy (int8 weights): reads a
+    phrase in context ("tie the knot with", "passed on"), which static word vectors cannot.
+    Slower than `TextModel` (≈ milliseconds per short text), so callers embed whole phrases
+    (a question, a verbalised path) once and cache them."""
+
+    def __init__(self, vocab: list[str], weights: dict[str, np.ndarray], config: dict):
+        self.vocab = {token: i for i, token in enumerate(vocab)}
+        self.w = weights
+        self.heads = int(config["num_attention_heads"])
+        self.layers = int(config["num_hidden_layers"])
+        self.eps = float(config["layer_norm_eps"])
+        self.max_len = int(config["max_position_embeddings"])
+        self.dim = int(config["hidden_size"])
+        self._cls, self._sep = self.vocab["[CLS]"], self.vocab["[SEP]"]
+        self._unk = self.vocab.get("[UNK]")
+        self._cache: dict[str, np.ndarray] = {}
+
+    @classmethod
+    def load(cls, directory: Path = SENTENCE_DIR) -> SentenceModel:
+        vocab = (directory / "vocab.txt").read_text(encoding="utf-8").splitlines()
+        weights: dict[str, np.ndarray] = {}
+        with np.load(directory / "weights.npz") as data:
+            for name in data.files:
+                if name.endswith(".scale"):
+                    continue
+                value = data[name].astype(np.float32)
+                if name + ".scale" in data.files:  # int8 rows, one scale each
+                    value = value * data[name + ".scale"][:, None]
+                    if "word_embeddings" not in name:
+                        value = value.T.copy()  # a Linear is stored (out, in)
+                weights[name.removeprefix("bert.")] = value
+        config = json.loads((directory / "config.json").read_text())
+        return cls(vocab, weights, config)
+
+    def ids(self, text: str, limit: int = 64) -> list[int]:
+        pieces = [i for w in _pre_tokens(text) for i in wordpiece(w, self.vocab, self._unk)]
+        return [self._cls, *pieces[: limit - 2], self._sep]
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Unit sentence vectors (mean of the last layer over the tokens), one row per text;
+        memoised per text."""
+        todo = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        if len(self._cache) + len(todo) > CACHE_TEXTS:  # a long-running app: start afresh
+            self._cache.clear()
+            todo = list(dict.fromkeys(texts))
+        for start in range(0, len(todo), 64):  # batches of similar length pad little
+            batch = sorted(todo[start : start + 64], key=len)
+            for text, vec in zip(batch, self._forward([self.ids(t) for t in batch]), strict=True):
+                self._cache[text] = vec
+        if not texts:
+            return np.zeros((0, self.dim), np.float32)
+        return np.stack([self._cache[t] for t in texts])
+
+    def _forward(self, batch: list[list[int]]) -> np.ndarray:
+        w, n, length = self.w, len(batch), max(len(b) for b in batch)
+        ids = np.zeros((n, length), np.int64)
+        mask = np.zeros((n, length), np.float32)
+        for i, b in enumerate(batch):
+            ids[i, : len(b)] = b
+            mask[i, : len(b)] = 1.0
+        x = (w["embeddings.word_embeddings.weight"][ids]
+             + w["embeddings.position_embeddings.weight"][:length][None]
+             + w["embeddings.token_type_embeddings.weight"][0])  # fmt: skip
+        x = self._norm(x, "embeddings.LayerNorm")
+        bias = (1.0 - mask)[:, None, None, :] * -1e9
+        h, d = self.heads, self.dim // self.heads
+        for layer in range(self.layers):
+            p = f"encoder.layer.{layer}."
+
+            def heads(name: str, x=x, p=p) -> np.ndarray:
+                y = x @ w[p + name + ".weight"] + w[p + name + ".bias"]
+                return y.reshape(n, length, h, d).transpose(0, 2, 1, 3)
+
+            q, k, v = heads("attention.self.query"), heads("attention.self.key"), heads(
+                "attention.self.value")  # fmt: skip
+            att = q @ k.transpose(0, 1, 3, 2) / np.sqrt(d) + bias
+            att = np.exp(att - att.max(axis=-1, keepdims=True))
+            att /= att.sum(axis=-1, keepdims=True)
+            ctx = (att @ v).transpose(0, 2, 1, 3).reshape(n, length, self.dim)
+            out = ctx @ w[p + "attention.output.dense.weight"] + w[
+                p + "attention.output.dense.bias"]  # fmt: skip
+            x = self._norm(x + out, p + "attention.output.LayerNorm")
+            mid = x @ w[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"]
+            mid = 0.5 * mid * (1.0 + np.tanh(0.7978845608 * (mid + 0.044715 * mid**3)))
+            out = mid @ w[p + "output.dense.weight"] + w[p + "output.dense.bias"]
+            x = self._norm(x + out, p + "output.LayerNorm")
+        pooled = (x * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-9)
+
+    def _norm(self, x: np.ndarray, name: str) -> np.ndarray:
+        mean = x.mean(axis=-1, keepdims=True)
+        var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+        return (x - mean) / np.sqrt(var + self.eps) * self.w[name + ".weight"] + self.w[
+            name + ".bias"]  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def sentence_model() -> SentenceModel:
+    """The process's sentence encoder (read-only weights shared by every KB)."""
+    return SentenceModel.load()

@@ -184,6 +184,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--dry-run", action="store_true")
     parser.add_argument("--reuse", action="store_true", help="fit the last collected plans")
+    parser.add_argument("--drop", nargs="*", default=[], help="features left out (an ablation)")
     args = parser.parse_args()
     engine = Engine(Workspace(args.home))
     cache = args.home / "fit-plans.pickle"
@@ -200,7 +201,7 @@ def main() -> None:
         ok = (x[:, rules] @ np.array([RULE_WEIGHTS[names[i]] for i in rules]) > -1.0
               if rules else np.ones(len(x), bool))  # fmt: skip
         kept.append((x[ok], q[ok]) if ok.any() else (x, q))
-    keep = [i for i in range(len(names)) if i not in rules]
+    keep = [i for i in range(len(names)) if i not in rules and names[i] not in args.drop]
     feats = [x[:, keep] for x, _ in kept]
     quals = [q for _, q in kept]
     names = [names[i] for i in keep]

@@ -37,6 +37,7 @@ from core.constraints import Comparison
 from core.kg.semantics import semantics_for
 from core.kg.store import KnowledgeGraph
 from core.text import tokens, word_forms
+from core.textmodel import sentence_model
 
 Hop = tuple[str, str]  # (relation id, "out" | "in")
 
@@ -56,7 +57,8 @@ FEATURES = (
     "coverage", "coverage_soft", "coverage_lex", "unexplained_hops", "unnamed_hops_lex",
     "shared_hops", "uncued_shared_hops", "min_support", "inversions", "merged_words",
     "role_switch", "hops", "link", "anchor_rank", "constraints", "class_constraints",
-    "filters", "unused_comparisons", "ignored_names", "path_similarity", "unmarked_modifiers",
+    "filters", "unused_comparisons", "ignored_names", "path_similarity", "context_similarity",
+    "unmarked_modifiers",
     "answers_focus_kind", "value_answer", "type_rule", "order_rule",
     *(f"type_{kind}" for kind in ANSWER_KINDS), "echo_hops", "cued_shapes",
 )  # fmt: skip
@@ -65,6 +67,9 @@ FEATURES = (
 # "the films released in the year X was")
 # "the scriptwriter of X *also* wrote", "*co*-wrote films with X": a cue asks for the shape of
 # walking back over a named hop, even when the walk back has a word of its own
+CONTEXT = FEATURES.index("context_similarity")
+RERANK = 40  # plans ranked after the contextual encoder (as many as the fit sees)
+CONTEXT_MARGIN = 1.5  # … of which those within this score of the best are encoded
 RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
@@ -158,20 +163,40 @@ class Planner:
         if not candidates:
             return []
         x = self.feature_matrix(candidates, qa)
-        scores = x @ np.array([self.weights.get(f, 0.0) for f in FEATURES])
+        weights = np.array([self.weights.get(f, 0.0) for f in FEATURES])
         hops = np.array([len(p.hops) for p in candidates])
-        seen, ranked = set(), []
-        for i in np.lexsort((hops, -scores)):
-            plan = candidates[int(i)]
-            if plan.key() in seen:
-                continue
-            seen.add(plan.key())
-            plan.score = float(scores[i])
-            plan.features = {f: round(float(v), 4) for f, v in zip(FEATURES, x[i], strict=True)}
+        base = x @ weights
+        best = self._distinct(candidates, np.lexsort((hops, -base)), RERANK)
+        # the contextual encoder costs milliseconds per text: it re-ranks only the plans close
+        # enough to the best for it to matter; the others get the lowest of those cosines, and
+        # a question with one clear plan does not need it at all
+        close = [i for i in best if base[i] >= base[best[0]] - CONTEXT_MARGIN]
+        if weights[CONTEXT] and len(close) > 1:
+            sims = self._context_similarity(qa, [candidates[i] for i in close])
+            x[best, CONTEXT] = sims.min()
+            x[close, CONTEXT] = sims
+        scores = x[best] @ weights
+        ranked = []
+        for j in self._distinct([candidates[i] for i in best], np.lexsort((hops[best], -scores)),
+                                limit):  # fmt: skip
+            plan = candidates[best[j]]
+            plan.score = float(scores[j])
+            plan.features = {f: round(float(v), 4) for f, v in zip(FEATURES, x[best[j]],
+                                                                   strict=True)}  # fmt: skip
             ranked.append(plan)
-            if len(ranked) == limit:
-                break
         return ranked
+
+    @staticmethod
+    def _distinct(plans: list[Plan], order: np.ndarray, limit: int) -> list[int]:
+        """The first `limit` indices in `order` whose plans differ."""
+        seen, out = set(), []
+        for i in order.tolist():
+            if plans[i].key() not in seen:
+                seen.add(plans[i].key())
+                out.append(i)
+                if len(out) == limit:
+                    break
+        return out
 
     # -- enumeration ------------------------------------------------------------------------
     def _named(self, qa: QuestionAnalysis, mention: EntityMention) -> set[str]:
@@ -179,9 +204,12 @@ class Planner:
         key = ("named", mention.start, mention.end)
         if key not in qa._cache:
             rows = qa.word_rows(mention)
-            best = qa.scores[rows].max(axis=0) if rows else []
-            pairs = zip(self.sem.rel_ids, best, strict=False)
-            qa._cache[key] = {r for r, s in pairs if s >= NAMED_AT}
+            named: set[str] = set()
+            if rows:
+                # by its name, or by what it reaches ("which *company*" names `employer`)
+                best = qa.explains[rows, :-1].max(axis=0)
+                named = {self.sem.rel_ids[c >> 1] for c in np.flatnonzero(best >= NAMED_AT)}
+            qa._cache[key] = named
         return qa._cache[key]
 
     def _plans_for(self, qa: QuestionAnalysis, mention: EntityMention, anchor: str) -> list[Plan]:
@@ -409,6 +437,7 @@ class Planner:
             "order_rule": (last >> 1) == nearest if (nearest := self._nearest(qa, used)) is not None
             else 0.0,
             "path_similarity": self._path_similarity(qa, used, paths),
+            "context_similarity": 0.0,  # filled for the best plans only (see plans)
             "echo_hops": fits.echoes,
             "cued_shapes": fits.cued,
         }
@@ -515,6 +544,22 @@ class Planner:
         mean = labels.sum(axis=1)
         norms = np.linalg.norm(mean, axis=1)
         return np.where(norms > 0, (mean @ qa._cache[key]) / np.maximum(norms, 1e-9), 0.0)
+
+
+    def _context_similarity(self, qa: QuestionAnalysis, plans: list[Plan]) -> np.ndarray:
+        """cos(the question with its topic written "X", the path read out from "X": "the
+        nationality of the spouse of X") by the contextual encoder, which reads phrases the
+        word vectors cannot ("tie the knot with", "passed on"). Texts are memoised; the paths
+        of one KB repeat from question to question."""
+        if not plans:
+            return np.zeros(0)
+        texts = []
+        for plan in plans:
+            m = plan.mention
+            texts.append(" ".join([*qa.tokens[: m.start], "X", *qa.tokens[m.end :]]))
+            texts.append(self.sem.verbalise(role_codes(self.sem, plan.hops)))
+        vecs = sentence_model().encode(texts)
+        return (vecs[0::2] * vecs[1::2]).sum(axis=1)
 
 
 def _walks_back(sem, hops: list[Hop]) -> bool:

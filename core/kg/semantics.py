@@ -90,6 +90,21 @@ class RelationSemantics:
                 bare = sum(1 for x in nodes if all(c % 2 for c in kg.index.roles.get(x, ())))
                 self.values[code] = bare / len(nodes)
 
+    def verbalise(self, path: list[int], topic: str = "X") -> str:
+        """A path of role codes read out from its topic: "the nationality of the spouse of X";
+        walked backwards, by the stored inverse's name where the KB has one ("the child of
+        X" for `parent` backwards), else "what has place of birth X"."""
+        text = topic
+        for code in path:
+            rel = self.rel_ids[code >> 1]
+            if code % 2 == 0:
+                text = f"the {self.kg.label(rel)} of {text}"
+            elif rel in self.inverse:
+                text = f"the {self.kg.label(self.inverse[rel])} of {text}"
+            else:
+                text = f"what has {self.kg.label(rel)} {text}"
+        return text
+
     def __deepcopy__(self, memo) -> RelationSemantics:
         return self  # read-only and tied to its open KB: copies of a state share it
 
