@@ -48,16 +48,11 @@ class TextModel:
             raise ValueError(f"text model: {len(vocab)} tokens but {len(vectors)} vectors")
         return cls(vocab, vectors)
 
-    # -- tokens ---------------------------------------------------------------------------
-    def pieces(self, word: str) -> list[int]:
-        """WordPiece ids of one pre-tokenised word: greedy longest match, "##" continuations."""
-        return wordpiece(word, self.vocab, self._unk)
-
     def _word(self, word: str) -> tuple[np.ndarray, int]:
         """Sum of a word's token vectors and how many tokens (memoised)."""
         cached = self._word_cache.get(word)
         if cached is None:
-            ids = [i for w in _pre_tokens(word) for i in self.pieces(w)]
+            ids = [i for w in _pre_tokens(word) for i in wordpiece(w, self.vocab, self._unk)]
             total = self.vectors[ids].sum(axis=0) if ids else np.zeros(self.dim, np.float32)
             cached = self._word_cache[word] = (total, len(ids))
         return cached
@@ -147,7 +142,6 @@ class SentenceModel:
         self.heads = int(config["num_attention_heads"])
         self.layers = int(config["num_hidden_layers"])
         self.eps = float(config["layer_norm_eps"])
-        self.max_len = int(config["max_position_embeddings"])
         self.dim = int(config["hidden_size"])
         self._cls, self._sep = self.vocab["[CLS]"], self.vocab["[SEP]"]
         self._unk = self.vocab.get("[UNK]")
@@ -204,26 +198,26 @@ class SentenceModel:
         h, d = self.heads, self.dim // self.heads
         for layer in range(self.layers):
             p = f"encoder.layer.{layer}."
-
-            def heads(name: str, x=x, p=p) -> np.ndarray:
-                y = x @ w[p + name + ".weight"] + w[p + name + ".bias"]
-                return y.reshape(n, length, h, d).transpose(0, 2, 1, 3)
-
-            q, k, v = heads("attention.self.query"), heads("attention.self.key"), heads(
-                "attention.self.value")  # fmt: skip
+            q, k, v = (
+                self._linear(x, p + f"attention.self.{name}")
+                .reshape(n, length, h, d)
+                .transpose(0, 2, 1, 3)
+                for name in ("query", "key", "value")
+            )
             att = q @ k.transpose(0, 1, 3, 2) / np.sqrt(d) + bias
             att = np.exp(att - att.max(axis=-1, keepdims=True))
             att /= att.sum(axis=-1, keepdims=True)
             ctx = (att @ v).transpose(0, 2, 1, 3).reshape(n, length, self.dim)
-            out = ctx @ w[p + "attention.output.dense.weight"] + w[
-                p + "attention.output.dense.bias"]  # fmt: skip
-            x = self._norm(x + out, p + "attention.output.LayerNorm")
-            mid = x @ w[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"]
+            x = self._norm(x + self._linear(ctx, p + "attention.output.dense"),
+                           p + "attention.output.LayerNorm")  # fmt: skip
+            mid = self._linear(x, p + "intermediate.dense")
             mid = 0.5 * mid * (1.0 + np.tanh(0.7978845608 * (mid + 0.044715 * mid**3)))
-            out = mid @ w[p + "output.dense.weight"] + w[p + "output.dense.bias"]
-            x = self._norm(x + out, p + "output.LayerNorm")
+            x = self._norm(x + self._linear(mid, p + "output.dense"), p + "output.LayerNorm")
         pooled = (x * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-9)
+
+    def _linear(self, x: np.ndarray, name: str) -> np.ndarray:
+        return x @ self.w[name + ".weight"] + self.w[name + ".bias"]
 
     def _norm(self, x: np.ndarray, name: str) -> np.ndarray:
         mean = x.mean(axis=-1, keepdims=True)

@@ -200,7 +200,8 @@ class Planner:
 
     # -- enumeration ------------------------------------------------------------------------
     def _named(self, qa: QuestionAnalysis, mention: EntityMention) -> set[str]:
-        """Relations some word outside the mention names well (by form or by meaning)."""
+        """Relations some word outside the mention names well (by form or by meaning), or
+        whose reach it describes ("which *company*")."""
         key = ("named", mention.start, mention.end)
         if key not in qa._cache:
             rows = qa.word_rows(mention)
@@ -544,7 +545,6 @@ class Planner:
         mean = labels.sum(axis=1)
         norms = np.linalg.norm(mean, axis=1)
         return np.where(norms > 0, (mean @ qa._cache[key]) / np.maximum(norms, 1e-9), 0.0)
-
 
     def _context_similarity(self, qa: QuestionAnalysis, plans: list[Plan]) -> np.ndarray:
         """cos(the question with its topic written "X", the path read out from "X": "the
