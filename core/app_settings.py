@@ -1,6 +1,7 @@
 """Settings the analyst chooses in the app, persisted in the workspace (`settings.json`):
-the model, its API base and the paradigm defaults. Never a key: keys live in the environment
-or in Streamlit secrets, and this module only reports whether they are present."""
+the model, its API base, the per-question LLM deadline and the paradigm defaults. Never a
+key: keys live in the environment or in Streamlit secrets, and this module only reports
+whether they are present (and registers their values with the scrubber, core.secrets)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,17 @@ from pathlib import Path
 
 from core.llm.client import LLM, LLMFault, LLMSettings, default_model
 from core.loop import LoopSettings
+from core.secrets import register_secrets, scrub
 
 FILE = "settings.json"
+DEADLINE_RANGE = (1.0, 3600.0)  # seconds an LLM paradigm may spend on one question
 
 
 @dataclass
 class AppSettings:
     model: str = ""  # "" = $KNOWLOOP_MODEL or the bundled local model
     api_base: str = ""
+    llm_deadline: float = LLMSettings.deadline_s  # s per question, all calls and retries
     paradigm: str = "kg-only"
     max_steps: int = LoopSettings.max_steps
     threshold: float = LoopSettings.threshold
@@ -39,7 +43,13 @@ class AppSettings:
         return self.model.strip() or default_model()
 
     def llm_settings(self) -> LLMSettings:
-        llm = LLMSettings(model=self.effective_model)
+        lo, hi = DEADLINE_RANGE
+        deadline = self.llm_deadline
+        if isinstance(deadline, bool) or not isinstance(deadline, int | float):
+            raise ValueError("the LLM deadline must be a number of seconds")
+        if not lo <= deadline <= hi:
+            raise ValueError(f"the LLM deadline must be within {lo:g}..{hi:g} s")
+        llm = LLMSettings(model=self.effective_model, deadline_s=float(deadline))
         if self.api_base.strip():
             llm.api_base = self.api_base.strip()
         return llm
@@ -154,8 +164,8 @@ def test_connection(model: str, api_base: str = "", timeout_s: float = 20.0) -> 
         )
     except LLMFault as fault:
         return False, str(fault)
-    except Exception as exc:  # noqa: BLE001 — reported to the user verbatim, not raised
-        return False, f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 — reported to the user, scrubbed, not raised
+        return False, scrub(f"{type(exc).__name__}: {exc}")
     call = ledger[-1]
     return (
         True,
@@ -165,7 +175,10 @@ def test_connection(model: str, api_base: str = "", timeout_s: float = 20.0) -> 
 
 def apply_secrets(secrets: Mapping) -> list[str]:
     """Copy provider keys / bases from Streamlit secrets into the environment (where litellm
-    reads them) unless already set; returns the names copied (never the values)."""
+    reads them) unless already set; returns the names copied (never the values). Every
+    credential in the secrets is registered with the scrubber, copied or not: a key set in
+    both places may differ, and either may be echoed in an error."""
+    register_secrets(secrets)
     copied = []
     for name, value in dict(secrets).items():
         if not isinstance(value, str) or not name.isupper():

@@ -1,7 +1,9 @@
 """`knowloop`: the command line over the same Engine the web pages use.
 
 Every failure caused by input prints one line `knowloop: error: <reason>` on stderr and exits
-with status 2; the workspace is left unchanged.
+with status 2; the workspace is left unchanged. Status 3: an edit conflicted with another;
+status 4: `ask` printed its answer but the run store stayed busy, so the run waits in the
+spool and is stored later (see core/runs.py).
 """
 
 from __future__ import annotations
@@ -18,12 +20,18 @@ from core.evaluate import SUMMARY_KEYS, evaluate, read_questions, write_details
 from core.feedback import FeedbackLoop
 from core.kg.edits import EditConflict
 from core.kg.importer import KBFileError
+from core.llm.client import LLMSettings
 from core.loop import LoopSettings
+from core.runs import RunPending
+from core.secrets import scrub
 from core.trace import Trace
+from core.worker import MEMORY_MB
 from core.workspace import Workspace, default_home
 
 EXIT_BAD_INPUT = 2
 EXIT_CONFLICT = 3  # someone else changed the same triples: reload and retry
+EXIT_NOT_STORED = 4  # answered, but the run could not be stored now (kept for later if it can)
+POSITIONAL_TEXT = {"question": "the question", "query": "the query", "text": "the search text"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["KNOWLOOP_HOME"] = str(args.home)
     engine = Engine(Workspace(args.home))
     try:
+        check_text_args(args)
         return args.run(engine, args)
     except EditConflict as exc:
         print(f"knowloop: conflict: {_one_line(exc)}", file=sys.stderr)
@@ -121,6 +130,8 @@ def _parser() -> argparse.ArgumentParser:
     sq.add_argument("--json", action="store_true")
     sq.add_argument("--timeout", type=float, default=10.0, help="seconds (default 10)")
     sq.add_argument("--max-rows", type=int, default=1000, help="row cap (default 1000)")
+    sq.add_argument("--memory-mb", type=int, default=MEMORY_MB,
+                    help=f"memory cap of the query (default {MEMORY_MB})")  # fmt: skip
     sq.set_defaults(run=_sparql)
 
     kbs = sub.add_parser("kbs", help="list the imported KBs")
@@ -203,6 +214,14 @@ def _kb_and_paradigm(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--max-llm-calls", type=int, default=None, help="per-question call budget")
     g.add_argument("--max-llm-tokens", type=int, default=None, help="per-question token budget")
+    g.add_argument(
+        "--llm-deadline",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="per-question time for all LLM calls and retries "
+        f"(default {LLMSettings.deadline_s:g}); when it passes the run stops and says so",
+    )
 
 
 def _gamma(text: str) -> float | None:
@@ -215,8 +234,6 @@ def _gamma(text: str) -> float | None:
 
 
 def _settings(args) -> LoopSettings:
-    from core.llm.client import LLMSettings
-
     if args.max_steps < 1:
         raise ValueError("--max-steps must be at least 1")
     if not 0.0 <= args.threshold <= 1.0:
@@ -230,6 +247,10 @@ def _settings(args) -> LoopSettings:
         llm.max_calls = args.max_llm_calls
     if args.max_llm_tokens is not None:
         llm.max_tokens = args.max_llm_tokens
+    if args.llm_deadline is not None:
+        if not args.llm_deadline > 0:  # also refuses nan
+            raise ValueError("--llm-deadline must be more than 0 seconds")
+        llm.deadline_s = args.llm_deadline
     settings = LoopSettings(
         max_steps=args.max_steps,
         threshold=args.threshold,
@@ -252,13 +273,49 @@ def _settings(args) -> LoopSettings:
     return settings
 
 
+def check_text_args(args: argparse.Namespace) -> None:
+    """Refuse text arguments that are not valid UTF-8 before any work is done.
+
+    Python hands undecodable argv bytes over as lone surrogates (PEP 383); stored, they fail
+    inside DuckDB after the question was answered, and printed, they fail the output.
+    """
+    for name, value in vars(args).items():
+        for text in value if isinstance(value, list) else [value]:
+            problem = _not_utf8(text) if isinstance(text, str) else None
+            if problem:
+                what = POSITIONAL_TEXT.get(name, f"--{name.replace('_', '-')}")
+                raise ValueError(f"{what} is not valid UTF-8 text ({problem})")
+
+
+def _not_utf8(text: str) -> str | None:
+    """Where the first undecodable byte is, as the user typed it (a byte offset); None when
+    the text is fine."""
+    try:
+        text.encode("utf-8")
+        return None
+    except UnicodeEncodeError as exc:
+        index = exc.start
+    char = text[index]
+    if "\udc80" <= char <= "\udcff":  # surrogateescape: the byte 0x80..0xff itself
+        offset = len(text[:index].encode("utf-8", "surrogateescape"))
+        return f"byte 0x{ord(char) - 0xDC00:02x} at position {offset}"
+    return f"lone surrogate U+{ord(char):04X} at character {index}"
+
+
 def _ask(engine: Engine, args) -> int:
+    """Answer, then store the run; an answer whose run cannot be stored is still printed
+    (flushed first), with a warning and EXIT_NOT_STORED rather than the bad-input code."""
     trace = engine.ask(args.question, kb=args.kb, paradigm=args.paradigm, settings=_settings(args))
-    run_id = FeedbackLoop(engine).record(trace, source="cli")
-    if args.json:
-        print(trace.to_json())
-    else:
-        print(format_trace(trace))
+    print(trace.to_json() if args.json else format_trace(trace), flush=True)
+    try:
+        run_id = FeedbackLoop(engine).record(trace, source="cli")
+    except RunPending as exc:
+        print(f"knowloop: warning: the run is not stored yet: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_NOT_STORED
+    except Exception as exc:  # the answer stands; only keeping it failed
+        print(f"knowloop: warning: the run was not stored: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_NOT_STORED
+    if not args.json:
         print(f"run #{run_id} — rate it: knowloop feedback {run_id} --rating good|bad")
     return 0
 
@@ -288,7 +345,7 @@ def format_trace(trace: Trace, top: int = 10) -> str:
             f"  step {s.index}: {s.action.description} -> {status}; reward {s.reward:.2f}"
             f" ({s.duration_ms:.1f} ms)"
         )
-    return "\n".join(lines)
+    return scrub("\n".join(lines))  # errors in the steps may echo a provider's key
 
 
 def _labelled(args, verb: str, strip_brackets: bool = False) -> dict:
@@ -352,7 +409,9 @@ def _import(engine: Engine, args) -> int:
 
 
 def _sparql(engine: Engine, args) -> int:
-    result = engine.kg(args.kb).sparql(args.query, timeout_s=args.timeout, max_rows=args.max_rows)
+    result = engine.kg(args.kb).sparql(
+        args.query, timeout_s=args.timeout, max_rows=args.max_rows, memory_mb=args.memory_mb
+    )
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
         return 0
@@ -385,8 +444,9 @@ def _model(engine: Engine, args) -> int:
 
 
 def _one_line(exc: BaseException) -> str:
+    """The first line of an error, scrubbed of secrets before it is cut or printed."""
     text = str(exc).strip() or type(exc).__name__
-    return text.splitlines()[0][:500]
+    return scrub(text.splitlines()[0])[:500]
 
 
 if __name__ == "__main__":  # pragma: no cover

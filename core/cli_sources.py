@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from core.worker import MEMORY_MB
+
 
 def add_commands(sub) -> None:
     tb = sub.add_parser("table", help="import a CSV/Parquet file as a table source (DuckDB)")
@@ -25,6 +27,8 @@ def add_commands(sub) -> None:
     sq.add_argument("--json", action="store_true")
     sq.add_argument("--max-rows", type=int, default=100, help="row cap (default 100)")
     sq.add_argument("--timeout", type=float, default=5.0, help="seconds (default 5)")
+    sq.add_argument("--memory-mb", type=int, default=MEMORY_MB,
+                    help=f"memory cap of the query (default {MEMORY_MB})")  # fmt: skip
     sq.set_defaults(run=_sql)
 
     se = sub.add_parser("search", help="full-text search (BM25) over the document sources")
@@ -54,6 +58,8 @@ def _table(engine, args) -> int:
 def _docs(engine, args) -> int:
     from core.sources import import_documents
 
+    if args.name is not None and not args.name.strip():  # "" would fall back to the default
+        raise ValueError("the name must not be empty")
     info = import_documents(args.path, args.name, engine.workspace.root, replace=args.replace)
     print(f"collection {info.name}: {info.documents:,} documents, {info.passages:,} passages")
     return 0
@@ -62,9 +68,12 @@ def _docs(engine, args) -> int:
 def _sql(engine, args) -> int:
     from core.sources import run_sql
 
-    if args.max_rows < 1 or args.timeout <= 0:
-        raise ValueError("--max-rows must be >= 1 and --timeout > 0")
-    result = run_sql(args.query, _home(engine), timeout_s=args.timeout, max_rows=args.max_rows)
+    if args.max_rows < 1 or args.timeout <= 0 or args.memory_mb < 64:
+        raise ValueError("--max-rows must be >= 1, --timeout > 0 and --memory-mb >= 64")
+    result = run_sql(
+        args.query, _home(engine), timeout_s=args.timeout, max_rows=args.max_rows,
+        memory_mb=args.memory_mb,
+    )  # fmt: skip
     if args.json:
         print(
             json.dumps(

@@ -29,13 +29,16 @@ class Engine:
     def prepare(self, kb: str | None = None) -> KnowledgeGraph:
         """Open a KB and build what its first question would otherwise wait for (the text
         models and the KB's relation semantics, ≈ 1 s on the bundled KB): the app calls this
-        while it shows its opening spinner."""
+        while it shows its opening spinner; and one query worker, so that the first SPARQL or
+        SQL query does not wait for a process start."""
+        from core import worker
         from core.kg.semantics import semantics_for
         from core.textmodel import sentence_model
 
         kg = self.kg(kb)
         semantics_for(kg)
         sentence_model()
+        worker.warm()
         return kg
 
     def stream(

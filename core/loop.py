@@ -13,6 +13,7 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from core.secrets import scrub
 from core.trace import Action, Answer, LLMCall, Passage, Step, Trace, Triple
 
 
@@ -212,7 +213,7 @@ def run_loop(
                 paused += yield from _handed_over(memory[-1])
             break
         except Exception as exc:  # an agent fault ends the run with the reason, never a crash
-            stop_reason, error = "agent failed", f"{type(exc).__name__}: {exc}"
+            stop_reason, error = "agent failed", scrub(f"{type(exc).__name__}: {exc}")
             memory.append(_failed_step(len(memory) + 1, error, t0, state))
             paused += yield from _handed_over(memory[-1])
             break

@@ -20,6 +20,7 @@ from core.graph_view import (  # noqa: F401 — re-exported: the pages import th
     strip_remote,
     trace_graph,
 )
+from core.secrets import scrub
 from core.support import BADGES
 from core.trace import Step, Trace
 
@@ -91,7 +92,9 @@ def totals(steps: list[Step]) -> dict[str, float]:
 
 def report_html(trace: Trace) -> str:
     """One file a stakeholder opens in any browser, offline: question, answer, evidence,
-    graph, reward chart, steps, costs."""
+    graph, reward chart, steps, costs. Drawn from the scrubbed trace: no secret an error
+    echoed reaches the file."""
+    trace = Trace.from_dict(trace.to_dict())
     topics = topics_of(trace)
     view = trace_graph(trace.steps, trace.answers, topics)
     graph = graph_html(view, height=520) if not view.empty else ""
@@ -201,9 +204,11 @@ def step_topics(steps: list[Step]) -> dict[str, str]:
 
 
 def report_filename(trace: Trace) -> str:
-    slug = "".join(c if c.isalnum() else "-" for c in trace.question.lower())[:50].strip("-")
+    question = scrub(trace.question).lower()
+    slug = "".join(c if c.isalnum() else "-" for c in question)[:50].strip("-")
     return f"knowloop-{slug or 'run'}.html"
 
 
 def trace_json(trace: Trace) -> str:
+    """The trace as an export file (scrubbed by Trace.to_dict)."""
     return json.dumps(trace.to_dict(), ensure_ascii=False, indent=2)

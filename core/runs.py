@@ -5,30 +5,54 @@ evidence triples as wrong and propose fixes, which wait as proposals until a KG 
 them or someone rejects them. Rated runs become chosen/rejected trajectories, and after an
 edit ``runs_using`` finds the runs whose traces relied on what changed.
 
-Storage is one DuckDB file per workspace (``<root>/knowloop.duckdb``). DuckDB lets only one
-process hold a file read-write, and the web app and the CLI run side by side, so no
-connection outlives a call: every public method connects, works in one transaction and
-closes. A file held by another process is retried briefly, then reported as ``StoreBusy``;
-threads of one process take turns (see ``_path_lock``).
+Storage is one DuckDB file per workspace (``<root>/knowloop.duckdb``). DuckDB lets one
+process at a time open a file read-write, or any number read-only but never beside a writer,
+and a refused open does not wait in line. Many CLI processes and app sessions share a
+workspace, so the model is **one writer or many readers, waiting in line, and no run lost**:
+
+- No connection outlives a call: every public method connects, works in one transaction and
+  closes. Threads of one process take turns first (``_path_lock``); then the call takes an
+  flock on ``knowloop.duckdb.lock``, exclusive to write, shared to read (with a read-only
+  connection), and only then opens the file. Waiters poll the lock file (one syscall)
+  rather than reopening the database, which on a busy machine starved the holder.
+- Waiting is bounded: after ``busy_timeout_s`` (default 30 s, ``KNOWLOOP_BUSY_TIMEOUT``)
+  a call gives up with ``StoreBusy``. A process that holds the file without the lock file
+  (an older KnowLoop, a DuckDB shell) is waited for the same way, with jittered backoff.
+- A run is not lost when the store stays busy: ``save`` writes it atomically (temporary
+  file, fsync, rename) to ``runs-pending/`` and raises ``RunPending`` (a ``StoreBusy``), so
+  callers that only know ``StoreBusy`` still say "not stored yet". Whoever opens the store
+  next, reader or writer, first moves pending runs in under the exclusive lock; a file is
+  deleted only after its row is committed, and its name is committed with the row (table
+  ``run_spool``), so a crash between the two stores it once. Temporary files of a spool
+  write that never finished are ignored.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
 import random
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
 import duckdb
 
+from core.locks import LockTimeout, file_lock
 from core.trace import Trace, Triple
 
 DB_NAME = "knowloop.duckdb"
+LOCK_NAME = "knowloop.duckdb.lock"  # every store call takes this flock first (see above)
+SPOOL_DIR = "runs-pending"  # runs that found the store busy, waiting to be moved in
+BUSY_TIMEOUT_ENV = "KNOWLOOP_BUSY_TIMEOUT"
+DEFAULT_BUSY_TIMEOUT_S = 30.0
 STORE_SCHEMA_VERSION = 1
 MAX_COMMENT_CHARS = 5000
 MAX_PROPOSAL_CHARS = 2000
@@ -36,6 +60,10 @@ MAX_PROPOSAL_TRIPLES = 1000
 MAX_WHO_CHARS = 200
 STATUSES = ("pending", "accepted", "rejected")
 _LOCK_HOLDER = re.compile(r"Conflicting lock is held in (.+?) \(PID (\d+)\)")
+_SURROGATES = re.compile("[\ud800-\udfff]")  # what undecodable bytes of argv become
+_SPOOL_TABLE = (
+    "CREATE TABLE IF NOT EXISTS run_spool (spool_id VARCHAR PRIMARY KEY, run_id BIGINT NOT NULL)"
+)
 
 T = TypeVar("T")
 
@@ -77,6 +105,15 @@ _PROPOSAL_COLS = (
 
 class StoreBusy(ValueError):
     """Another process holds the run store open; the caller may simply try again."""
+
+
+class RunPending(StoreBusy):
+    """The run could not be stored in time but is kept in the spool (`path`) and is stored
+    by the next call that opens the store: nothing is lost, the run has no id yet."""
+
+    def __init__(self, message: str, path: Path):
+        super().__init__(message)
+        self.path = path
 
 
 class FeedbackError(ValueError):
@@ -121,57 +158,56 @@ class Proposal:
     decided_by: str
 
 
+@dataclass
+class _Row:
+    """A run as it is stored and spooled: plain text (no lone surrogates), ready to insert."""
+
+    kb: str
+    question: str
+    paradigm: str
+    created_at: float
+    source: str
+    answers: str  # JSON list of the top answer labels
+    trace: str  # the trace as JSON
+    triples: list[list[str]]  # distinct [s, p, o] the trace used
+    nodes: list[str]
+
+
 class RunStore:
     """Runs, feedback and proposals of one workspace, in ``<root>/knowloop.duckdb``."""
 
-    def __init__(self, root: Path | str, *, busy_timeout_s: float = 5.0):
+    def __init__(self, root: Path | str, *, busy_timeout_s: float | None = None):
         self.root = Path(root)
         self.path = self.root / DB_NAME
-        self.busy_timeout_s = busy_timeout_s
+        self.lock_path = self.root / LOCK_NAME
+        self.spool_dir = self.root / SPOOL_DIR
+        self.busy_timeout_s = busy_timeout() if busy_timeout_s is None else busy_timeout_s
 
     # -- runs -------------------------------------------------------------------------------
     def save(self, trace: Trace, source: str = "ask") -> int:
-        """Store a finished run; returns its id."""
-        if not isinstance(trace, Trace):
-            raise FeedbackError("only a Trace can be saved as a run")
-        source = _short_text(source, "source", 64, required=True)
-        triples = _used_triples(trace)
-        nodes = _used_nodes(trace, triples)
-        payload = trace.to_json(indent=None)
-        answers = json.dumps(trace.answer_labels, ensure_ascii=False)
+        """Store a finished run; returns its id.
 
-        def work(con: duckdb.DuckDBPyConnection) -> int:
-            (run_id,) = _one(con, "SELECT nextval('run_ids')")
-            con.execute(
-                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    run_id,
-                    trace.kb,
-                    trace.question,
-                    trace.paradigm,
-                    time.time(),
-                    source,
-                    answers,
-                    payload,
-                ],
-            )
-            if triples:
-                # Parallel unnest zips the lists: one round trip however large the trace.
-                con.execute(
-                    "INSERT INTO run_triples SELECT ?, unnest(?), unnest(?), unnest(?), unnest(?)",
-                    [
-                        run_id,
-                        [t[0] for t in triples],
-                        [t[1] for t in triples],
-                        [t[2] for t in triples],
-                        [_spo_key(*t) for t in triples],
-                    ],
-                )
-            if nodes:
-                con.execute("INSERT INTO run_nodes SELECT ?, unnest(?)", [run_id, nodes])
-            return int(run_id)
+        A store still busy after the timeout raises RunPending once the run is safely in
+        the spool (StoreBusy only if even that failed): the caller reports "stored later".
+        """
+        row = _row(trace, source)
+        try:
+            return self._transact(lambda con: _insert_run(con, row))
+        except StoreBusy as busy:
+            try:
+                path = self._spool(row)
+            except OSError as exc:
+                raise StoreBusy(
+                    f"{busy}; the run could not be kept for later either ({exc})"
+                ) from None
+            raise RunPending(
+                f"{busy}; the run is kept in {path} and is stored when the store is next opened",
+                path,
+            ) from None
 
-        return self._transact(work)
+    def pending(self) -> int:
+        """How many runs wait in the spool (moved in by the next call that opens the store)."""
+        return len(self._spooled())
 
     def get(self, run_id: int) -> StoredRun:
         run_id = _id(run_id, "run")
@@ -230,7 +266,7 @@ class RunStore:
             raise FeedbackError(
                 "empty feedback: give a rating, a comment, wrong triples or a proposal"
             )
-        wrong_json = json.dumps([asdict(t) for t in wrong_list], ensure_ascii=False)
+        wrong_json = _clean(json.dumps([asdict(t) for t in wrong_list], ensure_ascii=False))
 
         def work(con: duckdb.DuckDBPyConnection) -> tuple[Feedback, Proposal | None]:
             row = con.execute("SELECT kb FROM runs WHERE id = ?", [run_id]).fetchone()
@@ -401,60 +437,162 @@ class RunStore:
         """Run `work` in one transaction on a fresh connection, closed before returning.
 
         Reads on a store that does not exist yet answer `missing()` without creating the
-        file, so looking never changes a workspace.
+        file, so looking never changes a workspace. Spooled runs turn any call into a
+        writer: they are moved in first, so a reader sees them.
         """
-        if not write and missing is not None and not self.path.exists():
+        spooled = bool(self._spooled())
+        if not write and missing is not None and not spooled and not self.path.exists():
             return missing()
+        write = write or spooled or missing is None
+        _warm_binding()
         deadline = time.monotonic() + self.busy_timeout_s
-        delay = 0.02
-        with _path_lock(self.path):
+        with self._turn(write, deadline):
+            delay = 0.02
             while True:
                 try:
-                    con = self._connect(deadline)
-                    try:
-                        _ensure_schema(con)
-                        con.execute("BEGIN TRANSACTION")
-                        try:
-                            result = work(con)
-                        except BaseException:
-                            con.execute("ROLLBACK")
-                            raise
-                        con.execute("COMMIT")
-                        return result
-                    finally:
-                        con.close()
+                    return self._once(work, write, missing, deadline)
                 except (duckdb.TransactionException, duckdb.BinderException) as exc:
                     if not _collision(exc) or time.monotonic() >= deadline:
                         raise
                 time.sleep(delay)
                 delay = min(delay * 2, 0.25)
 
-    def _connect(self, deadline: float) -> duckdb.DuckDBPyConnection:
-        """Open the file read-write, waiting (with backoff) while another process holds it."""
+    @contextmanager
+    def _turn(self, write: bool, deadline: float) -> Iterator[None]:
+        """Wait in line: threads of this process one at a time, then the lock file (one
+        writer or many readers across processes), each until the deadline at most."""
+        with ExitStack() as stack:
+            lock = _path_lock(self.path)
+            if not lock.acquire(timeout=_left(deadline)):
+                raise self._busy("another session of this process")
+            stack.callback(lock.release)
+            try:
+                stack.enter_context(
+                    file_lock(self.lock_path, shared=not write, timeout_s=_left(deadline))
+                )
+            except LockTimeout:
+                raise self._busy() from None
+            yield
+
+    def _once(
+        self,
+        work: Callable[[duckdb.DuckDBPyConnection], T],
+        write: bool,
+        missing: Callable[[], T] | None,
+        deadline: float,
+    ) -> T:
+        """One attempt: connect, check the schema, move spooled runs in, run `work`, close."""
+        con = self._connect(write, deadline)
+        try:
+            if not _ensure_schema(con, create=write):
+                assert missing is not None  # a read without `missing` is made a write
+                return missing()
+            if write:
+                self._merge_spool(con)
+            con.execute("BEGIN TRANSACTION")
+            try:
+                result = work(con)
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            con.execute("COMMIT")
+            return result
+        finally:
+            con.close()
+
+    def _connect(self, write: bool, deadline: float) -> duckdb.DuckDBPyConnection:
+        """Open the file (read-only for readers). Callers hold the lock file, so a refusal
+        means a process outside the discipline holds the file: wait for it with backoff."""
         self.root.mkdir(parents=True, exist_ok=True)
+        delay = 0.005
         while True:
             try:
-                return duckdb.connect(str(self.path))
+                return duckdb.connect(str(self.path), read_only=not write)
             except duckdb.IOException as exc:
                 message = str(exc)
                 if "lock" not in message.lower():
                     raise
                 if time.monotonic() >= deadline:
                     holder = _LOCK_HOLDER.search(message)
-                    detail = f" (PID {holder[2]}, {holder[1]})" if holder else ""
-                    raise StoreBusy(
-                        f"the run store {self.path} is in use by another process{detail}; "
-                        f"gave up after {self.busy_timeout_s:g}s, try again in a moment"
-                    ) from None
-            # Short, jittered polls: DuckDB's lock does not queue waiters, and a busy writer
-            # frees the file only for moments between its calls.
-            time.sleep(min(random.uniform(0.01, 0.04), max(0.0, deadline - time.monotonic())))
+                    who = f"another process (PID {holder[2]}, {holder[1]})" if holder else None
+                    raise self._busy(who or "another process") from None
+            time.sleep(min(random.uniform(delay / 2, delay), _left(deadline)))
+            delay = min(delay * 2, 0.25)
+
+    def _busy(self, holder: str = "another process") -> StoreBusy:
+        return StoreBusy(
+            f"the run store {self.path} is in use by {holder}; "
+            f"gave up after {self.busy_timeout_s:g}s, try again in a moment"
+        )
+
+    # -- the spool of runs that found the store busy ----------------------------------------
+    def _spooled(self) -> list[Path]:
+        """Complete spool files, oldest first (temporary files of a write in progress, or of
+        one that never finished, do not end in .json)."""
+        try:
+            return sorted(p for p in self.spool_dir.iterdir() if p.suffix == ".json")
+        except FileNotFoundError:
+            return []
+
+    def _spool(self, row: _Row) -> Path:
+        """Keep a run for later, atomically: written and fsync'ed under a temporary name, then
+        renamed, so a reader sees the whole file or none."""
+        self.spool_dir.mkdir(parents=True, exist_ok=True)
+        name = f"{time.time_ns()}-{uuid.uuid4().hex}"
+        final, tmp = self.spool_dir / f"{name}.json", self.spool_dir / f".{name}.tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(asdict(row), fh, ensure_ascii=True)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, final)
+        _fsync_dir(self.spool_dir)
+        return final
+
+    def _merge_spool(self, con: duckdb.DuckDBPyConnection) -> int:
+        """Move spooled runs in (the caller holds the exclusive lock); returns how many.
+
+        One transaction stores the rows with their spool names; the files are deleted only
+        after it committed, and a name already stored is skipped, so a crash in between
+        stores no run twice. An unreadable file is renamed *.bad and kept for a person.
+        """
+        entries = [(path, row) for path in self._spooled() if (row := _read_spool(path))]
+        if not entries:
+            return 0
+        con.execute(_SPOOL_TABLE)
+        con.execute("BEGIN TRANSACTION")
+        try:
+            for path, row in entries:
+                seen = con.execute("SELECT 1 FROM run_spool WHERE spool_id = ?", [path.stem])
+                if seen.fetchone() is None:
+                    run_id = _insert_run(con, row)
+                    con.execute("INSERT INTO run_spool VALUES (?, ?)", [path.stem, run_id])
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        for path, _ in entries:
+            path.unlink(missing_ok=True)
+        return len(entries)
 
 
 # -- helpers --------------------------------------------------------------------------------
 
 _PATH_LOCKS: dict[Path, threading.Lock] = {}
 _PATH_LOCKS_GUARD = threading.Lock()
+_WARM = threading.Event()
+
+
+def _warm_binding() -> None:
+    """The first parameter a process binds makes DuckDB import pandas (0.6 s alone, seconds on
+    a busy machine). Pay that before taking the store's lock, not while everyone waits: it
+    was most of the time a fresh CLI process held the lock."""
+    if not _WARM.is_set():
+        con = duckdb.connect(":memory:")
+        try:
+            con.execute("SELECT ?", [0]).fetchall()
+        finally:
+            con.close()
+        _WARM.set()
 
 
 def _path_lock(path: Path) -> threading.Lock:
@@ -463,7 +601,7 @@ def _path_lock(path: Path) -> threading.Lock:
     Threads of one process (the web app) share DuckDB's cached database instance; opening it
     while another thread closes it fails ("Unique file handle conflict"), and concurrent
     transactions can conflict. Taking turns within the process avoids both; other processes
-    are kept out by DuckDB's own file lock.
+    wait on the lock file (``RunStore._turn``).
     """
     key = path.resolve()
     with _PATH_LOCKS_GUARD:
@@ -476,8 +614,9 @@ def _collision(exc: Exception) -> bool:
     return "conflict" in message or "already attached" in message
 
 
-def _ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Create the tables on first use and refuse a store written by a newer KnowLoop.
+def _ensure_schema(con: duckdb.DuckDBPyConnection, *, create: bool = True) -> bool:
+    """Create the tables on first use and refuse a store written by a newer KnowLoop; False
+    when they do not exist and `create` is off (a read-only look).
 
     The common case (schema present) costs one query; the version row is written last, in
     the same transaction as the tables, so a store is either fully created or not at all.
@@ -488,6 +627,8 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     except duckdb.CatalogException:
         version = None
     if version is None:
+        if not create:
+            return False
         con.execute("BEGIN TRANSACTION")
         for statement in _SCHEMA:
             con.execute(statement)
@@ -500,6 +641,115 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
         raise ValueError(
             f"the run store was made by a newer KnowLoop (schema {version}); upgrade KnowLoop"
         )
+    return True
+
+
+def busy_timeout() -> float:
+    """Seconds a call waits for a busy store: $KNOWLOOP_BUSY_TIMEOUT, else 30."""
+    text = os.environ.get(BUSY_TIMEOUT_ENV, "").strip()
+    if not text:
+        return DEFAULT_BUSY_TIMEOUT_S
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"{BUSY_TIMEOUT_ENV} must be a number of seconds, not {text!r}")
+    return value
+
+
+def _left(deadline: float) -> float:
+    return max(0.0, deadline - time.monotonic())
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a rename in `path` durable (the directory entry, not just the file)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _clean(text: str) -> str:
+    """Lone surrogates (undecodable bytes, as Python hands over argv) become U+FFFD:
+    DuckDB refuses them, and one odd byte must not cost a whole run."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
+def _row(trace: Trace, source: str) -> _Row:
+    """Everything `save` stores, validated and computed before any lock is taken."""
+    if not isinstance(trace, Trace):
+        raise FeedbackError("only a Trace can be saved as a run")
+    source = _short_text(source, "source", 64, required=True)
+    triples = _used_triples(trace)
+    return _Row(
+        kb=_clean(trace.kb),
+        question=_clean(trace.question),
+        paradigm=_clean(trace.paradigm),
+        created_at=time.time(),
+        source=source,
+        answers=_clean(json.dumps(trace.answer_labels, ensure_ascii=False)),
+        trace=_clean(trace.to_json(indent=None)),
+        triples=[[_clean(x) for x in t] for t in triples],
+        nodes=[_clean(n) for n in _used_nodes(trace, triples)],
+    )
+
+
+def _insert_run(con: duckdb.DuckDBPyConnection, row: _Row) -> int:
+    (run_id,) = _one(con, "SELECT nextval('run_ids')")
+    con.execute(
+        "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (run_id, row.kb, row.question, row.paradigm, row.created_at, row.source)
+        + (row.answers, row.trace),
+    )
+    if row.triples:
+        # Parallel unnest zips the lists: one round trip however large the trace.
+        con.execute(
+            "INSERT INTO run_triples SELECT ?, unnest(?), unnest(?), unnest(?), unnest(?)",
+            [
+                run_id,
+                [t[0] for t in row.triples],
+                [t[1] for t in row.triples],
+                [t[2] for t in row.triples],
+                [_spo_key(*t) for t in row.triples],
+            ],
+        )
+    if row.nodes:
+        con.execute("INSERT INTO run_nodes SELECT ?, unnest(?)", [run_id, row.nodes])
+    return int(run_id)
+
+
+def _read_spool(path: Path) -> _Row | None:
+    """A spooled run, or None for a file that is not one (renamed *.bad, kept for a person)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if _is_row(data):
+            return _Row(**{k: _clean(v) if isinstance(v, str) else v for k, v in data.items()})
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):  # JSONDecodeError and UnicodeDecodeError included
+        pass
+    os.replace(path, path.with_name(path.name + ".bad"))
+    return None
+
+
+def _is_row(data: Any) -> bool:
+    """The shape `_spool` writes, checked so that a damaged file cannot fail every merge."""
+
+    def texts(value: Any) -> bool:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+    if not isinstance(data, dict) or set(data) != {f.name for f in fields(_Row)}:
+        return False
+    return (
+        all(isinstance(data[k], str) for k in ("kb", "question", "paradigm", "source"))
+        and all(isinstance(data[k], str) for k in ("answers", "trace"))
+        and isinstance(data["created_at"], (int, float))
+        and isinstance(data["triples"], list)
+        and all(texts(t) and len(t) == 3 for t in data["triples"])
+        and texts(data["nodes"])
+    )
 
 
 def _one(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[Any, ...]:
@@ -563,7 +813,7 @@ def _short_text(
     allowed = "\t\n\r" if multiline else ""
     if any((ord(c) < 32 and c not in allowed) or ord(c) == 127 for c in value):
         raise FeedbackError(f"{what} contains control characters")
-    value = value.strip()
+    value = _clean(value.strip())
     if len(value) > max_chars:
         raise FeedbackError(f"{what} is too long ({len(value)} characters, at most {max_chars})")
     if required and not value:

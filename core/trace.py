@@ -11,6 +11,8 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from core.secrets import scrub_obj
+
 SCHEMA_VERSION = 1
 
 
@@ -165,9 +167,11 @@ class Trace:
         }
 
     def to_dict(self) -> dict[str, Any]:
+        """The trace as plain data, scrubbed of secrets: `--json`, the run store and every
+        export serialise through here, and a provider's error may have echoed a key."""
         data = asdict(self)
         data["usage"] = self.usage()
-        return data
+        return scrub_obj(data)
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)

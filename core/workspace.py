@@ -7,11 +7,14 @@ Layout (``$KNOWLOOP_HOME``, default ``~/.knowloop``)::
     kbs/<name>/meta.json       source file, content hash, counts, import report
 
 Imports build in a temporary directory and appear with one atomic rename, so a failed or
-interrupted import leaves the workspace exactly as it was.
+interrupted import leaves the workspace exactly as it was. What a killed import leaves behind
+(``kbs/.import-*``) is removed when the workspace is next opened; a running import holds a
+lock on its staging directory, so it is never touched.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import itertools
 import json
@@ -22,6 +25,8 @@ import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -40,11 +45,13 @@ from core.kg.edits import (
 from core.kg.importer import KBFileError, KBStream, kb_base_iri, stream_kb_file
 from core.kg.store import KGIndex, KnowledgeGraph, build_index, ntriples_triples, save_index
 from core.kg.terms import is_literal_id
-from core.locks import file_lock
+from core.locks import file_lock, try_file_lock
 
 DEFAULT_KB = "metaqa"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+STAGING_PREFIX = ".import-"  # kbs/.import-<name>-<random>: an import in progress (or killed)
+LEGACY_TRASH_PREFIX = ".old-"  # kbs/.old-<name>-<pid>: a replaced KB, from before the locks
 
 
 def default_home() -> Path:
@@ -77,12 +84,17 @@ class Workspace:
         self.root = Path(root) if root else default_home()
         self.kbs_dir = self.root / "kbs"
         self._open: dict[str, KnowledgeGraph] = {}
+        self.swept = self.sweep_staging()  # every process opens the workspace here
 
     # -- KBs --------------------------------------------------------------------------------
     def kb_names(self) -> list[str]:
         if not self.kbs_dir.is_dir():
             return []
-        return sorted(p.name for p in self.kbs_dir.iterdir() if (p / "meta.json").is_file())
+        return sorted(
+            p.name
+            for p in self.kbs_dir.iterdir()
+            if not p.name.startswith(".") and (p / "meta.json").is_file()
+        )
 
     def _has_kb(self, name: str) -> bool:
         """One stat instead of listing every KB: this runs before every question."""
@@ -154,6 +166,8 @@ class Workspace:
         path = Path(path).expanduser()
         if not path.is_file():
             raise KBFileError(f"no such file: {path}")
+        if name is not None and not name.strip():
+            raise KBFileError("the name must not be empty")
         name = name or _slug(path.stem)
         if not _NAME.match(name):
             raise KBFileError(f"invalid KB name {name!r}: use letters, digits, '.', '_' or '-'")
@@ -177,35 +191,28 @@ class Workspace:
             extra = _schema_ntriples(Path(schema), kb_base_iri(name)) if schema else ""
             created = not self.kbs_dir.exists()
             self.kbs_dir.mkdir(parents=True, exist_ok=True)
-            tmp = Path(tempfile.mkdtemp(prefix=f".import-{name}-", dir=self.kbs_dir))
             try:
-                index = _load_and_index(stream, extra, tmp)
-                parsed = stream.result()
-                info = KBInfo(
-                    name=name,
-                    source=str(path.resolve()),
-                    sha256=digest,
-                    format=parsed.format,
-                    # counted on the index, so labels and schema triples are not data
-                    triples=index.n_triples,
-                    entities=sum(1 for node in index.roles if not is_literal_id(node)),
-                    relations=len(index.relations),
-                    skipped_lines=parsed.n_skipped,
-                    import_seconds=round(time.perf_counter() - started, 3),
-                    imported_at=time.time(),
-                )
-                (tmp / "meta.json").write_text(json.dumps(asdict(info), indent=2))
-                (tmp / EDIT_LOCK).touch()  # so opening the KB to read never creates a file
-                if target.exists():
+                with _staging_dir(self.kbs_dir, name) as tmp:
+                    index = _load_and_index(stream, extra, tmp)
+                    parsed = stream.result()
+                    info = KBInfo(
+                        name=name,
+                        source=str(path.resolve()),
+                        sha256=digest,
+                        format=parsed.format,
+                        # counted on the index, so labels and schema triples are not data
+                        triples=index.n_triples,
+                        entities=sum(1 for node in index.roles if not is_literal_id(node)),
+                        relations=len(index.relations),
+                        skipped_lines=parsed.n_skipped,
+                        import_seconds=round(time.perf_counter() - started, 3),
+                        imported_at=time.time(),
+                    )
+                    (tmp / "meta.json").write_text(json.dumps(asdict(info), indent=2))
+                    (tmp / EDIT_LOCK).touch()  # so opening the KB to read never creates a file
                     self._open.pop(name, None)
-                    trash = self.kbs_dir / f".old-{name}-{os.getpid()}"
-                    os.rename(target, trash)
-                    os.rename(tmp, target)
-                    shutil.rmtree(trash, ignore_errors=True)
-                else:
-                    os.rename(tmp, target)
+                    _swap_in(tmp, target)
             except BaseException:
-                shutil.rmtree(tmp, ignore_errors=True)
                 if created:  # leave the workspace exactly as it was
                     shutil.rmtree(self.kbs_dir, ignore_errors=True)
                 raise
@@ -214,6 +221,137 @@ class Workspace:
     def _lock(self):
         """Serialise imports between processes (CLI and app may run side by side)."""
         return file_lock(self.root / ".lock")
+
+    # -- what killed imports leave ------------------------------------------------------------
+    def sweep_staging(self) -> list[str]:
+        """Remove the staging of imports whose process died (kill -9, power loss): a KB half
+        swapped in is put back as it was, then the directory and its lock go. Staging whose
+        lock is held (an import running, here or in another process) is left alone. Runs
+        whenever a workspace is opened: one listdir of kbs/ when there is nothing to do.
+        Returns the entries removed."""
+        try:
+            entries = os.listdir(self.kbs_dir)
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        bases = sorted({_staging_base(e) for e in entries if e.startswith(STAGING_PREFIX)})
+        swept = [base for base in bases if _sweep_one(self.kbs_dir, base)]
+        legacy = [e for e in entries if e.startswith(LEGACY_TRASH_PREFIX)]
+        if legacy:
+            swept += self._sweep_legacy(legacy)
+        return swept
+
+    def _sweep_legacy(self, entries: list[str]) -> list[str]:
+        """`.old-<name>-<pid>` trash of the import code before these locks; only while no
+        import holds the workspace lock (they all do, for their whole run)."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with try_file_lock(self.root / ".lock") as free:
+            if not free:
+                return []
+            for entry in entries:
+                name = entry[len(LEGACY_TRASH_PREFIX) :].rsplit("-", 1)[0]
+                _restore_or_remove(self.kbs_dir / entry, self.kbs_dir / name)
+        return entries
+
+
+@contextmanager
+def _staging_dir(kbs_dir: Path, name: str) -> Iterator[Path]:
+    """A fresh `kbs/.import-<name>-<random>/` to build a KB in, under an exclusive lock on
+    its sibling `<dir>.lock` for its whole life (a sweep removes only staging whose lock is
+    free). On the way out (done, failed or interrupted) the staging and the replaced KB are
+    gone, or the old KB is back if the swap did not complete, before the lock goes."""
+    fd, lock_path = _new_locked_file(kbs_dir, f"{STAGING_PREFIX}{name}-")
+    base = lock_path.name[: -len(".lock")]
+    try:
+        (kbs_dir / base).mkdir()
+        yield kbs_dir / base
+    finally:
+        _discard_staging(kbs_dir, base)
+        _unlink(lock_path)
+        os.close(fd)  # releases the lock, after what it guards is gone
+
+
+def _new_locked_file(directory: Path, prefix: str) -> tuple[int, Path]:
+    """Create `<prefix><random>.lock` and hold an exclusive flock on it. A sweep that found
+    it free in the instant before the flock may have unlinked it: then the lock guards
+    nothing, so check that the name still points at the locked file, and retry if not."""
+    while True:
+        fd, path = tempfile.mkstemp(prefix=prefix, suffix=".lock", dir=directory)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            if os.stat(path).st_ino == os.fstat(fd).st_ino:
+                return fd, Path(path)
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+
+
+def _swap_in(staging: Path, target: Path) -> None:
+    """Put a finished KB in place: one rename, or two when it replaces one (the old KB is
+    moved to `<staging>.old` first, removed afterwards by `_discard_staging`)."""
+    if not target.exists():
+        os.rename(staging, target)
+        return
+    trash = _trash(staging)
+    os.rename(target, trash)
+    try:
+        os.rename(staging, target)
+    except BaseException:
+        os.rename(trash, target)
+        raise
+
+
+def _trash(staging: Path) -> Path:
+    return staging.with_name(staging.name + ".old")
+
+
+def _staging_base(entry: str) -> str:
+    """`.import-x-abc.lock` / `.import-x-abc.old` / `.import-x-abc` -> `.import-x-abc`."""
+    for suffix in (".lock", ".old"):
+        if entry.endswith(suffix):
+            return entry[: -len(suffix)]
+    return entry
+
+
+def _sweep_one(kbs_dir: Path, base: str) -> bool:
+    """Clean one staging if its import is dead; False when it is running."""
+    lock = kbs_dir / f"{base}.lock"
+    try:
+        with try_file_lock(lock, create=False) as free:
+            if not free:
+                return False
+            _discard_staging(kbs_dir, base)
+            _unlink(lock)
+            return True
+    except FileNotFoundError:  # imports lock before they create: without a lock, it is dead
+        _discard_staging(kbs_dir, base)
+        return True
+
+
+def _discard_staging(kbs_dir: Path, base: str) -> None:
+    """Remove a staging directory; a replaced KB waiting in `<base>.old` goes too, or comes
+    back if its successor never arrived (a kill between the two renames of `_swap_in`)."""
+    name = base[len(STAGING_PREFIX) :].rsplit("-", 1)[0]
+    _restore_or_remove(kbs_dir / f"{base}.old", kbs_dir / name)
+    shutil.rmtree(kbs_dir / base, ignore_errors=True)
+
+
+def _restore_or_remove(trash: Path, target: Path) -> None:
+    if not trash.exists():
+        return
+    if not target.exists():
+        try:
+            os.rename(trash, target)
+            return
+        except OSError:  # something took the name meanwhile: the trash is trash
+            pass
+    shutil.rmtree(trash, ignore_errors=True)
+
+
+def _unlink(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 def _schema_ntriples(schema: Path, base_iri: str) -> str:

@@ -175,6 +175,7 @@ def render_form() -> Request | None:
         lookahead=int(lookahead),
         beam=int(beam),
         proposals=int(proposals),
+        llm_deadline=saved.llm_deadline,
     )
     try:
         gamma = None if gamma == "auto" else float(gamma)

@@ -34,6 +34,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "lookahead": (1, 3),
     "beam": (1, 10),
     "proposals": (1, 10),
+    "llm_deadline": app_settings.DEADLINE_RANGE,
 }
 
 
@@ -121,6 +122,14 @@ def render_model() -> None:
         key=key("api_base"),
         placeholder="empty: the provider's default",
         help="for a local server, e.g. http://localhost:11434",
+    )
+    st.number_input(
+        "LLM deadline per question (s)",
+        *RANGES["llm_deadline"],
+        step=10.0,
+        key=key("llm_deadline"),
+        help="all LLM calls and retries of one question; when it passes the run stops and "
+        "says so (each call's timeout is cut to the time left)",
     )
     settings = chosen()
     model = settings.effective_model

@@ -57,6 +57,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def streamlit_command(port: int) -> list[str]:
+    """`streamlit run streamlit_app.py` on 127.0.0.1:port, headless, no file watcher."""
+    return [
+        sys.executable, "-m", "streamlit", "run", str(REPO / "streamlit_app.py"),
+        "--server.headless", "true", "--server.port", str(port),
+        "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+
+
 @contextmanager
 def streamlit_app(home: Path, log_path: Path, timeout_s: float = 60) -> Iterator[str]:
     """Run `streamlit run streamlit_app.py` on a free port with KNOWLOOP_HOME=home; yields
@@ -64,23 +74,7 @@ def streamlit_app(home: Path, log_path: Path, timeout_s: float = 60) -> Iterator
     port = free_port()
     env = {**os.environ, "KNOWLOOP_HOME": str(home), "PYTHONUNBUFFERED": "1"}
     env.pop("KNOWLOOP_NO_WARM_UP", None)  # the real app warms its LLM stack up
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "streamlit_app.py",
-        "--server.headless",
-        "true",
-        "--server.port",
-        str(port),
-        "--server.address",
-        "127.0.0.1",
-        "--server.fileWatcherType",
-        "none",
-        "--browser.gatherUsageStats",
-        "false",
-    ]
+    cmd = streamlit_command(port)
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)

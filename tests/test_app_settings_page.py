@@ -203,3 +203,20 @@ def test_connection_success_shows_the_message(
     assert calls == [("local/gemma-3-270m", "http://localhost:8080")]
     assert at.success[0].value == "local/gemma-3-270m answered 'OK' in 12 ms"
     assert not at.error
+
+
+def test_the_llm_deadline_is_saved_and_a_hand_edited_one_is_bounded(knowloop_home: Path) -> None:
+    at = open_page()
+    assert at.number_input(key="set_llm_deadline").value == pytest.approx(120.0)
+    at.number_input(key="set_llm_deadline").set_value(45.0)
+    at.button(key="set_save").click()
+    at = run(at)
+    assert at.success and not at.error
+    assert json.loads(saved_file(knowloop_home).read_text())["llm_deadline"] == 45.0
+    assert app_settings.load().loop_settings().llm.deadline_s == 45.0
+    assert open_page().number_input(key="set_llm_deadline").value == pytest.approx(45.0)
+
+    saved_file(knowloop_home).write_text(json.dumps({"llm_deadline": 99999}))
+    fresh = open_page()
+    assert "llm_deadline" in fresh.warning[0].value
+    assert fresh.number_input(key="set_llm_deadline").value == pytest.approx(120.0)

@@ -320,3 +320,55 @@ def test_python_m_core_ask_smoke(knowloop_home: Path, football_file: Path) -> No
     assert done.returncode == 0, done.stderr
     assert "A: Leeds" in done.stdout
     assert len(list((knowloop_home / "kbs").iterdir())) == 1
+
+
+# -- text that is not UTF-8 ----------------------------------------------------------------
+
+
+def test_python_m_core_refuses_a_question_that_is_not_utf8(
+    knowloop_home: Path, football_file: Path
+) -> None:
+    """Bytes argv as a shell passes them: refused before any work, with where the byte is;
+    exit 2, no run stored (once this answered, then crashed storing the run, exit 1)."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "core",
+            "ask",
+            b"who directed Forrest Gump \xff",
+            "--kb",
+            str(football_file),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=_subprocess_env(knowloop_home),
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == (
+        "knowloop: error: the question is not valid UTF-8 text (byte 0xff at position 26)\n"
+    )
+    assert not knowloop_home.exists()  # no KB imported, no run store created
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["ask", "who directed Forrest Gump", "--kb", "m\udcff"], "--kb is not valid"),
+        (["feedback", "1", "--comment", "caf\u00e9 \udcfe"], "(byte 0xfe at position 6)"),
+        (["feedback", "1", "--rating", "good", "--who", "\udcc3"], "--who is not valid"),
+        (["edit", "--add", "a|b|c\udcff", "--why", "fix"], "--add is not valid"),
+        (["edit", "--add", "a|b|c", "--why", "fix \ud800"], "(lone surrogate U+D800 at"),
+        (["sparql", "SELECT * WHERE { ?s ?p '\udcff' }"], "the query is not valid"),
+    ],
+)
+def test_text_arguments_must_be_utf8(
+    capsys, knowloop_home: Path, argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert_one_line_error(err, message, "is not valid UTF-8 text")
+    assert not knowloop_home.exists()

@@ -716,3 +716,16 @@ def test_a_kept_refusal_does_not_keep_the_store_locked(ws, base, monkeypatch):
     edit = ws.editor(KB).edit(add=["Ederson|plays_for|Arsenal"], why="next")
     assert edit.id == 1
     assert_log_matches_store(ws, base)
+
+
+def test_sparql_sees_an_edit_and_its_undo(ws):
+    """SPARQL runs in a query worker with its own read-only store: it must follow the edits."""
+    ask = "ASK { ?s <%s> ?o . ?o <http://www.w3.org/2000/01/rdf-schema#label> 'Unai Emery' }"
+    coached = ws.kg(KB).index.relations
+    rel = next(r for r in coached if coached[r].label.replace(" ", "_") == "coached_by")
+    query = ask % rel.strip("<>")
+    assert ws.kg(KB).sparql(query).rows == [["false"]]
+    edit = ws.editor(KB).edit(add=["Arsenal|coached_by|Unai Emery"], why="w")
+    assert ws.kg(KB).sparql(query).rows == [["true"]]
+    ws.editor(KB).undo(edit.id)
+    assert ws.kg(KB).sparql(query).rows == [["false"]]

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
 
 from core.kg.sparql_guard import QueryRefused, SparqlResult, check_query, run_readonly
+from tests.hostile_corpus import SPARQL as SPARQL_CORPUS
 
 EX = "http://ex.org/"
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
@@ -190,3 +194,104 @@ def test_deep_nesting_refused_but_brackets_in_strings_ignored() -> None:
         check_query(deep)
     quoted = f'SELECT * WHERE {{ ?s <{EX}p#x> "{"{" * 40}" }} # {"(" * 40}'
     assert check_query(quoted) == "select"
+
+
+# -- hard limits: a query on a KB on disk runs in a worker that is killed at the limit -----
+# (tests/hostile_corpus.py holds the whole corpus; benchmarks/bench_hostile.py runs it all)
+
+PRODUCT = "SELECT (COUNT(*) AS ?n) WHERE { { ?a ?b ?c } { ?x ?y ?z } }"  # not seen statically
+
+
+def _stopped(kg, query: str, **kwargs) -> tuple[str, float]:
+    t0 = time.monotonic()
+    with pytest.raises(QueryRefused) as info:
+        run_readonly(kg.store, query, store_dir=kg.path / "store", **kwargs)
+    return str(info.value), time.monotonic() - t0
+
+
+@pytest.mark.parametrize(
+    "query",
+    [PRODUCT, "SELECT DISTINCT ?o WHERE { ?s (!<urn:x>|^!<urn:x>)+ ?o }"],
+    ids=["nested-product", "path-closure"],
+)
+def test_a_runaway_query_is_stopped_at_its_time_limit(metaqa_kg, query: str) -> None:
+    message, elapsed = _stopped(metaqa_kg, query, timeout_s=1.5)
+    assert message == "time limit: the query ran longer than 1.5 s and was stopped"
+    assert elapsed < 1.5 + 1.0
+    assert metaqa_kg.sparql("ASK { ?s ?p ?o }").rows == [["true"]]  # a fresh worker answers
+
+
+def test_a_query_that_grows_is_stopped_at_the_memory_cap(metaqa_kg) -> None:
+    sort = "SELECT * WHERE { { ?a ?b ?c } { ?x ?y ?z } } ORDER BY ?a ?x"
+    message, elapsed = _stopped(metaqa_kg, sort, timeout_s=60, memory_mb=300)
+    assert message == "memory limit: the query needed more than 300 MB and was stopped"
+    assert elapsed < 30
+
+
+def test_the_worker_answers_like_the_store(metaqa_kg) -> None:
+    query = "SELECT ?p (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?p ORDER BY ?p"
+    here = run_readonly(metaqa_kg.store, query)  # in-process
+    there = metaqa_kg.sparql(query)
+    assert there.rows == here.rows and there.terms == here.terms and len(there.rows) > 5
+    construct = "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o } LIMIT 3"
+    assert metaqa_kg.sparql(construct, max_rows=2).truncated
+
+
+def test_a_killed_caller_leaves_no_worker_behind(metaqa_kg) -> None:
+    """The worker dies with its parent (PR_SET_PDEATHSIG): kill -9 the caller mid-query."""
+    script = (
+        "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]);"
+        "from core.kg.store import KnowledgeGraph;"
+        "kg = KnowledgeGraph.open(Path(sys.argv[2]));"
+        f"print('go', flush=True); kg.sparql({PRODUCT!r}, timeout_s=300)"
+    )
+    root = str(Path(__file__).resolve().parent.parent)
+    caller = subprocess.Popen([sys.executable, "-c", script, root, str(metaqa_kg.path)],
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert caller.stdout.readline().strip() == "go"
+    children: list[int] = []
+    for _ in range(100):  # the worker starts after the static check
+        children = _children(caller.pid)
+        if children:
+            break
+        time.sleep(0.05)
+    assert children, "the query worker did not start"
+    time.sleep(0.5)
+    caller.kill()
+    caller.wait()
+    for _ in range(40):
+        if not any(Path(f"/proc/{pid}").exists() and _state(pid) != "Z" for pid in children):
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"worker(s) {children} outlived the killed caller")
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "gone"
+
+
+def test_a_prefixed_service_is_named_as_written() -> None:
+    with pytest.raises(QueryRefused) as info:
+        check_query("PREFIX r: <http://remote/> SELECT * WHERE { SERVICE r:sparql { ?s ?p ?o } }")
+    assert str(info.value) == "federated SERVICE calls are not allowed (SERVICE r:sparql)"
+
+
+@pytest.mark.parametrize(
+    ("query", "fragment"),
+    [(q, f) for q, outcome, f in SPARQL_CORPUS if outcome == "refused"],
+)
+def test_the_corpus_refusals_say_why(metaqa_kg, query: str, fragment: str) -> None:
+    """The static half of the hostile corpus (the runaway half: benchmarks/bench_hostile.py)."""
+    message, _ = _stopped(metaqa_kg, query)
+    assert fragment in message and "\n" not in message

@@ -3,11 +3,21 @@ with a clear message and changes nothing."""
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 
 import pytest
 
-from core.sources.tables import SQLRefused, describe, import_table, list_tables, run_sql
+from core.sources.tables import (
+    SQLRefused,
+    describe,
+    import_table,
+    list_tables,
+    run_sql,
+    sources_path,
+)
+from tests.hostile_corpus import SQL as SQL_CORPUS
 
 
 @pytest.fixture
@@ -133,3 +143,130 @@ def test_the_connection_itself_is_sandboxed(movies: Path) -> None:
 def test_no_tables_yet_is_a_clear_message(knowloop_home: Path) -> None:
     with pytest.raises(SQLRefused, match="no table sources yet"):
         run_sql("SELECT 1")
+
+
+# -- files DuckDB would load wrongly without a word (issue 14, part 8) ---------------------
+
+REFUSED_CSV = [
+    pytest.param(b"", "the file is empty", id="zero-bytes"),
+    pytest.param(b"\n \n", "the file is empty", id="blank-lines"),
+    pytest.param(b"title,year,rating\n", "a header but no data rows", id="header-only"),
+    pytest.param(
+        b"title,year,rating\nAlpha,1999,7.5\nBeta,2005\nGamma,2012,8.3\n",
+        r"line 3 has 2 fields, expected 3",
+        id="ragged-short",
+    ),
+    pytest.param(
+        b"title;year;rating\nAlpha;1999;7.5\nBeta;2005;6.1;extra\n",
+        r"line 3 has 4 fields, expected 3",
+        id="ragged-long-semicolons",
+    ),
+    pytest.param(  # DuckDB's sniffer took the long last row as the table, dropping the rest
+        b"a,b,c\n1,2,3\n3,4,5\n6,7,8,9\n",
+        r"line 4 has 4 fields, expected 3",
+        id="ragged-last-row-long",
+    ),
+    pytest.param(b"a\tb\tc\n1\t2\t3\n4\t5\n", r"line 3 has 2 fields, expected 3", id="ragged-tsv"),
+    pytest.param(
+        b"just some prose\nwith no delimiter\nat all\n",
+        "could not find columns: the file looks like one column; is it a CSV?",
+        id="one-column",
+    ),
+]
+
+
+@pytest.mark.parametrize(("content", "reason"), REFUSED_CSV)
+def test_empty_ragged_and_one_column_csv_are_refused(
+    tmp_path: Path, movies: Path, content: bytes, reason: str
+) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(content)
+    before = (movies / "sources.duckdb").read_bytes()
+    with pytest.raises(ValueError, match=reason):
+        import_table(bad)
+    with pytest.raises(ValueError, match=reason):
+        import_table(bad, name="movies", replace=True)
+    assert [t.name for t in list_tables()] == ["movies"]
+    assert describe("movies").rows == 3
+    assert (movies / "sources.duckdb").read_bytes() == before
+
+
+def test_a_ragged_row_past_the_sniffers_sample_names_its_line(tmp_path: Path, movies: Path) -> None:
+    rows = [f"{i},{i * 2},{i * 3}" for i in range(30_000)]
+    rows[25_000] = "7,8"
+    bad = tmp_path / "late.csv"
+    bad.write_text("a,b,c\n" + "\n".join(rows) + "\n")
+    with pytest.raises(ValueError, match="line 25002 has 2 fields, expected 3; nothing imported"):
+        import_table(bad)
+    assert [t.name for t in list_tables()] == ["movies"]
+
+
+def test_parquet_is_unaffected(tmp_path: Path, movies: Path) -> None:
+    import duckdb
+
+    out = tmp_path / "words.parquet"
+    with duckdb.connect() as con:  # one text column: refused from a CSV, fine from Parquet
+        con.execute(f"COPY (SELECT 'w' || range AS word FROM range(5)) TO '{out}' (FORMAT parquet)")
+    info = import_table(out)
+    assert (info.name, info.rows, info.columns) == ("words", 5, [("word", "VARCHAR")])
+
+
+@pytest.mark.parametrize("command", ["table", "docs"])
+def test_empty_name_is_refused(tmp_path: Path, movies: Path, command: str, capsys) -> None:
+    from core.cli import main
+
+    source = tmp_path / ("more.csv" if command == "table" else "notes.txt")
+    source.write_text("title,year\nDelta,2020\n" if command == "table" else "A note.\n")
+    assert main([command, str(source), "--name", ""]) == 2
+    assert "knowloop: error: the name must not be empty" in capsys.readouterr().err
+    assert [t.name for t in list_tables()] == ["movies"]
+    if command == "table":
+        with pytest.raises(ValueError, match="the name must not be empty"):
+            import_table(source, name="")
+
+
+# -- hard limits: the query runs in a worker that is killed at the limit --------------------
+
+
+@pytest.fixture
+def big(tmp_path: Path, knowloop_home: Path) -> Path:
+    from tests.hostile_corpus import write_table
+
+    import_table(write_table(tmp_path / "t.csv", rows=30_000))
+    return knowloop_home
+
+
+def test_scalar_work_is_stopped_at_the_memory_cap(big: Path) -> None:
+    """DuckDB's interrupt is not checked inside range(): the worker's cap stops it."""
+    t0 = time.monotonic()
+    with pytest.raises(SQLRefused, match=r"^memory limit: the query needed more than 1,024 MB"):
+        run_sql("SELECT len(range(500000000)) AS n", timeout_s=5)
+    assert time.monotonic() - t0 < 6
+    assert run_sql("SELECT count(*) FROM t").rows == [(30_000,)]  # a fresh worker answers
+
+
+def test_a_runaway_join_is_stopped_at_its_time_limit(big: Path) -> None:
+    t0 = time.monotonic()
+    with pytest.raises(SQLRefused) as info:
+        run_sql("SELECT count(*) FROM t a JOIN t b ON a.x <> b.x", timeout_s=1.5)
+    assert str(info.value) == "time limit: the query ran longer than 1.5 s and was stopped"
+    assert time.monotonic() - t0 < 2.5
+
+
+def test_settings_are_not_readable(big: Path) -> None:
+    with pytest.raises(SQLRefused, match="settings; not allowed"):
+        run_sql("SELECT current_setting('temp_directory')")
+
+
+@pytest.mark.parametrize(
+    ("sql", "fragment"),
+    [(q, f) for q, outcome, f in SQL_CORPUS if outcome == "refused"],
+)
+def test_the_corpus_refusals_say_why(big: Path, sql: str, fragment: str) -> None:
+    """The refused half of the hostile corpus (the runaway half: benchmarks/bench_hostile.py)."""
+    before = sources_path().read_bytes()
+    with pytest.raises(SQLRefused, match=re.escape(fragment)):
+        run_sql(sql)
+    assert sources_path().read_bytes() == before
+    assert not Path("/tmp/knowloop-out.csv").exists()
+    assert not Path("/tmp/knowloop-other.db").exists()

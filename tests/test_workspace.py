@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from core.kg.importer import KBFileError
 from core.workspace import Workspace, file_sha256
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def meta(root: Path, name: str) -> dict:
@@ -202,3 +209,153 @@ def test_turtle_import_counts_agree_with_stats(workspace: Workspace, tiny_file: 
     info = workspace.import_file(tiny_file, name="tiny")
     stats = workspace.kg("tiny").stats()
     assert (info.triples, info.relations) == (stats["triples"], stats["relations"])
+
+
+# -- what killed imports leave behind (issue 14, part 6) -----------------------------------
+
+# An import paused inside its staging directory: it prints STAGED, then waits for a line.
+PAUSED_IMPORT = """
+import sys
+import core.workspace as w
+real = w._load_and_index
+def paused(*args):
+    print("STAGED", flush=True)
+    sys.stdin.readline()
+    return real(*args)
+w._load_and_index = paused
+w.Workspace(sys.argv[1]).import_file(sys.argv[2], name=sys.argv[3], replace=True)
+print("DONE", flush=True)
+"""
+
+
+def start_paused_import(root: Path, kb_file: Path, name: str) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", PAUSED_IMPORT, str(root), str(kb_file), name],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert proc.stdout.readline().strip() == "STAGED"
+    return proc
+
+
+def staging(ws: Workspace) -> list[str]:
+    return [e for e in kbs_listing(ws) if e.startswith(".")]
+
+
+def test_sweep_keeps_a_running_import_and_removes_a_killed_one(
+    workspace: Workspace, football_file: Path, tiny_file: Path
+) -> None:
+    workspace.import_file(football_file, name="fb")
+    proc = start_paused_import(workspace.root, tiny_file, "fb")
+    try:
+        running = staging(workspace)
+        assert running and any(e.endswith(".lock") for e in running)
+        assert Workspace(workspace.root).swept == []  # another process opens the workspace
+        assert staging(workspace) == running
+    finally:
+        proc.kill()  # SIGKILL: no cleanup of its own runs
+        proc.wait(timeout=30)
+    assert staging(workspace) == running  # what the kill left...
+    again = Workspace(workspace.root)  # ...is gone on the next start
+    assert again.swept and staging(workspace) == []
+    assert again.kb_names() == ["fb"]
+    assert again.kb_info("fb").sha256 == file_sha256(football_file)
+    assert again.kg("fb").stats()["triples"] == 37
+
+
+def test_a_running_import_survives_a_sweep_and_completes(
+    workspace: Workspace, football_file: Path, tiny_file: Path
+) -> None:
+    workspace.import_file(football_file, name="fb")
+    proc = start_paused_import(workspace.root, tiny_file, "fb")
+    Workspace(workspace.root)
+    out, _ = proc.communicate("go\n", timeout=60)
+    assert proc.returncode == 0 and "DONE" in out
+    assert kbs_listing(workspace) == ["fb"]
+    assert Workspace(workspace.root).kb_info("fb").sha256 == file_sha256(tiny_file)
+
+
+def test_sweep_in_the_importing_process_keeps_its_own_staging(
+    workspace: Workspace, football_file: Path
+) -> None:
+    """The app imports in one thread while another opens the workspace: flock is per open
+    file, so the sweep sees the lock held by its own process too."""
+    from core.workspace import _staging_dir
+
+    workspace.kbs_dir.mkdir(parents=True)
+    with _staging_dir(workspace.kbs_dir, "fb") as tmp:
+        (tmp / "partial").write_text("building")
+        assert Workspace(workspace.root).swept == []
+        assert (tmp / "partial").is_file()
+    assert kbs_listing(workspace) == []
+
+
+def test_sweep_puts_back_a_kb_caught_between_the_two_renames(
+    workspace: Workspace, football_file: Path, tiny_file: Path
+) -> None:
+    """Killed after the old KB moved aside and before the new one moved in: the import was
+    never acknowledged, so the old KB comes back (never a missing or half one)."""
+    workspace.import_file(football_file, name="fb")
+    workspace.import_file(tiny_file, name="new")
+    kbs = workspace.kbs_dir
+    os.rename(kbs / "fb", kbs / ".import-fb-abcd1234.old")
+    os.rename(kbs / "new", kbs / ".import-fb-abcd1234")  # the finished, unswapped staging
+    (kbs / ".import-fb-abcd1234.lock").touch()  # its lock, free: the importer died
+    again = Workspace(workspace.root)
+    assert again.swept == [".import-fb-abcd1234"]
+    assert kbs_listing(again) == ["fb"]
+    assert again.kb_info("fb").sha256 == file_sha256(football_file)
+    assert again.kg("fb").stats()["triples"] == 37
+
+
+def test_sweep_removes_leftovers_of_the_old_import_code(
+    workspace: Workspace, football_file: Path
+) -> None:
+    """Before the locks: `.import-<name>-<random>` staging and `.old-<name>-<pid>` trash."""
+    workspace.import_file(football_file, name="fb")
+    kbs = workspace.kbs_dir
+    shutil.copytree(kbs / "fb", kbs / ".import-other-x1y2z3w4")
+    shutil.copytree(kbs / "fb", kbs / ".old-fb-4242")
+    assert workspace.kb_names() == ["fb"]  # hidden, although they hold a meta.json
+    assert sorted(Workspace(workspace.root).swept) == [".import-other-x1y2z3w4", ".old-fb-4242"]
+    assert kbs_listing(workspace) == ["fb"]
+
+
+def test_sweep_costs_one_listdir_when_clean(workspace: Workspace, football_file: Path) -> None:
+    workspace.import_file(football_file, name="fb")
+    started = time.perf_counter()
+    for _ in range(200):
+        Workspace(workspace.root)
+    assert (time.perf_counter() - started) / 200 < 0.005  # ~0.1 ms measured
+
+
+def test_rocksdb_info_logs_stay_bounded(workspace: Workspace, football_file: Path) -> None:
+    """Each read-write open (an edit's) leaves a RocksDB LOG.old.*; opening the KB prunes
+    them to the newest three, however many edits ran."""
+    import pyoxigraph as ox
+
+    workspace.import_file(football_file, name="fb")
+    store_dir = workspace.kbs_dir / "fb" / "store"
+    for i in range(12):
+        workspace.editor("fb").edit(add=[f"Player{i}|plays_for|Arsenal"], why="logs")
+    for _ in range(5):
+        ox.Store(str(store_dir)).flush()  # opened read-write and dropped, as by each edit
+    Workspace(workspace.root).kg("fb")
+    logs = sorted(p.name for p in store_dir.glob("LOG.old.*"))
+    assert 0 < len(logs) <= 3
+    for _ in range(20):  # read-only opens write none
+        Workspace(workspace.root).kg("fb")
+    assert sorted(p.name for p in store_dir.glob("LOG.old.*")) == logs
+
+
+def test_empty_name_is_refused(workspace: Workspace, football_file: Path, capsys) -> None:
+    from core.cli import main
+
+    with pytest.raises(KBFileError, match="the name must not be empty"):
+        workspace.import_file(football_file, name="")
+    assert main(["--home", str(workspace.root), "import", str(football_file), "--name", ""]) == 2
+    assert "knowloop: error: the name must not be empty" in capsys.readouterr().err
+    assert kbs_listing(workspace) == []

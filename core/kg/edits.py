@@ -39,6 +39,7 @@ from core.kg.store import (
     KGIndex,
     KnowledgeGraph,
     load_index,
+    prune_rocksdb_logs,
     rebuild_index,
     save_index,
     store_has_edge,
@@ -458,6 +459,7 @@ class KBEditor:
             while True:
                 try:
                     self._store = ox.Store(str(self.kb_dir / "store"))
+                    prune_rocksdb_logs(self.kb_dir / "store")  # each write open adds one
                     break
                 except OSError as exc:  # another process holds the store open for writing
                     if time.monotonic() > deadline:

@@ -9,10 +9,12 @@ through :func:`run_readonly`. :func:`check_query` refuses, statically and in mil
 * ``SERVICE`` anywhere in the query (federation would reach the network);
 * every ``FROM`` / ``FROM NAMED`` clause: the store is the whole dataset, so a dataset clause is
   either remote (not allowed) or redundant (use ``GRAPH <iri> { ... }`` instead);
-* a group whose triple patterns fall into unconnected pieces (a cartesian product), because
-  pyoxigraph evaluates ORDER BY, aggregates and DISTINCT eagerly and cannot be interrupted.
+* a group whose triple patterns fall into unconnected pieces (a cartesian product): the
+  common mistake, refused with a reason before anything runs.
 
-:func:`run_readonly` then runs the query with a row cap and a deadline checked between rows.
+:func:`run_readonly` then runs the query in a query worker (core.worker) with a row cap, a
+time limit and a memory cap that hold whatever the query does: pyoxigraph cannot be
+interrupted mid-operator, so the worker process is killed at the limit.
 ``Store.query`` cannot run updates anyway; the update check is defence in depth and gives a
 clear message.
 """
@@ -24,6 +26,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pyoxigraph
@@ -31,6 +34,9 @@ from pyparsing import ParseBaseException, ParseResults
 from rdflib import RDF, BNode, Literal, URIRef, Variable
 from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
 from rdflib.plugins.sparql.parserutils import CompValue
+
+from core import worker
+from core.worker import MEMORY_MB, LimitExceeded, Limits, WorkerFault
 
 __all__ = ["QueryRefused", "SparqlResult", "check_query", "run_readonly"]
 
@@ -128,49 +134,75 @@ def check_query(query: str, *, max_length: int = 20_000) -> str:
 
 
 def run_readonly(
-    store: pyoxigraph.Store, query: str, *, timeout_s: float = 10.0, max_rows: int = 10_000
+    store: pyoxigraph.Store,
+    query: str,
+    *,
+    timeout_s: float = 10.0,
+    max_rows: int = 10_000,
+    store_dir: Path | None = None,
+    version: Any = None,
+    memory_mb: int = MEMORY_MB,
 ) -> SparqlResult:
-    """check_query, then execute on the pyoxigraph store with a row cap and a deadline.
+    """check_query, then execute with a row cap, a time limit and a memory cap.
 
-    The deadline is checked between rows (pyoxigraph cannot be interrupted mid-operator);
-    a result that finished is returned even if it finished late.
+    A store on disk (``store_dir``) is queried in a query worker (core.worker) that is killed
+    at the limit, whatever the query does; ``version`` is the caller's edit version, so the
+    worker sees the same edits. An in-memory store (tests, previews) is queried in-process,
+    where the deadline can only be checked between rows.
     """
     if timeout_s <= 0 or max_rows < 0:
         raise ValueError("timeout_s must be > 0 and max_rows >= 0")
     start = time.monotonic()
     check_query(query)
-    deadline = start + timeout_s
+    if store_dir is None:
+        kind, columns, terms, truncated = _run_here(store, query, start + timeout_s, timeout_s,
+                                                    max_rows)
+    else:
+        try:
+            kind, columns, terms, truncated = worker.call(
+                "sparql", Limits(timeout_s, memory_mb), started=start,
+                store_dir=str(store_dir), version=version, query=query, max_rows=max_rows,
+            )  # fmt: skip
+        except LimitExceeded as exc:
+            raise QueryRefused(str(exc)) from None
+        except WorkerFault as exc:
+            raise QueryRefused(_one_line(f"the store rejected the query: {exc}")) from None
+        if kind == "ask":
+            terms = [[_boolean(terms[0][0])]]
+    rows = [[_display(term) for term in row] for row in terms]
+    elapsed_ms = (time.monotonic() - start) * 1000.0
+    return SparqlResult(kind, columns, rows, terms, truncated, elapsed_ms)
+
+
+def _run_here(
+    store: pyoxigraph.Store, query: str, deadline: float, timeout_s: float, max_rows: int
+) -> tuple[str, list[str], list[list[object]], bool]:
+    """In-process execution (in-memory stores): the deadline is checked between rows."""
     result = None
     try:
         result = store.query(query)
         if isinstance(result, pyoxigraph.QueryBoolean):
-            answer = pyoxigraph.Literal(
-                "true" if bool(result) else "false",
-                datatype=_XSD_BOOLEAN,
-            )
-            kind, columns, terms, truncated = "ask", ["result"], [[answer]], False
-        elif isinstance(result, pyoxigraph.QuerySolutions):
-            kind, columns = "select", [v.value for v in result.variables]
+            return "ask", ["result"], [[_boolean(bool(result))]], False
+        if isinstance(result, pyoxigraph.QuerySolutions):
+            columns = [v.value for v in result.variables]
             terms, truncated = _take(
                 (list(solution) for solution in result), max_rows, deadline, timeout_s
             )
-        else:
-            kind, columns = "construct", ["subject", "predicate", "object"]
-            terms, truncated = _take(
-                ([t.subject, t.predicate, t.object] for t in result),
-                max_rows,
-                deadline,
-                timeout_s,
-            )
+            return "select", columns, terms, truncated
+        terms, truncated = _take(
+            ([t.subject, t.predicate, t.object] for t in result), max_rows, deadline, timeout_s
+        )
+        return "construct", ["subject", "predicate", "object"], terms, truncated
     except (SyntaxError, OSError) as exc:
         raise QueryRefused(_one_line(f"the store rejected the query: {exc}")) from exc
     finally:
         # a traceback kept elsewhere (pyparsing caches exceptions) would keep this frame and
         # the pyoxigraph result alive, to be dropped later on another thread
         result = None  # noqa: F841
-    rows = [[_display(term) for term in row] for row in terms]
-    elapsed_ms = (time.monotonic() - start) * 1000.0
-    return SparqlResult(kind, columns, rows, terms, truncated, elapsed_ms)
+
+
+def _boolean(value: bool) -> pyoxigraph.Literal:
+    return pyoxigraph.Literal("true" if value else "false", datatype=_XSD_BOOLEAN)
 
 
 def _take(
@@ -292,11 +324,19 @@ def _check_tree(tree: CompValue) -> None:
         )
     for node in _walk(tree):
         if node.name == "ServiceGraphPattern":
-            term = _field(node, "term")
-            target = f"?{term}" if isinstance(term, Variable) else f"<{term}>"
+            target = _written(_field(node, "term"))
             raise QueryRefused(f"federated SERVICE calls are not allowed (SERVICE {target})")
         if node.name in _GROUPS:
             _check_connected(node)
+
+
+def _written(term: Any) -> str:
+    """A SERVICE target the way the user wrote it: ?var, <iri> or prefix:name."""
+    if isinstance(term, Variable):
+        return f"?{term}"
+    if isinstance(term, CompValue) and term.name == "pname":
+        return f"{term.get('prefix') or ''}:{term.get('localname') or ''}"
+    return f"<{term}>"
 
 
 def _walk(root: Any) -> Any:

@@ -11,6 +11,7 @@ import bisect
 import itertools
 import os
 import pickle
+import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -36,6 +37,7 @@ from core.kg.terms import (
 from core.text import is_agentive_label, normalize
 from core.trace import Triple
 
+_READ_ATTEMPTS = 4  # a read that meets a compacted-away file: reopen and retry
 INDEX_VERSION = 5
 # where a store records the edit version it is at (a named graph, outside the KB's data)
 META_GRAPH = "<urn:knowloop:meta>"
@@ -372,6 +374,7 @@ class KnowledgeGraph:
         self.index = index
         self.path = path
         self.log_signature: tuple[int, int] | None = None  # edit log state when opened
+        self.read_only = False  # opened read-only from disk: reads may reopen the store
 
     # -- opening ----------------------------------------------------------------------------
     @classmethod
@@ -380,11 +383,14 @@ class KnowledgeGraph:
         kb_dir = Path(kb_dir)
         store_dir = str(kb_dir / "store")
         store = ox.Store.read_only(store_dir) if read_only else ox.Store(store_dir)
+        prune_rocksdb_logs(kb_dir / "store")
         index = load_index(kb_dir / "index.pickle")
         if getattr(index, "version", None) != INDEX_VERSION:  # an older format: rebuild once
             index = rebuild_index(store)
             save_index(index, kb_dir / "index.pickle")
-        return cls(name or kb_dir.name, store, index, kb_dir)
+        kg = cls(name or kb_dir.name, store, index, kb_dir)
+        kg.read_only = read_only
+        return kg
 
     @classmethod
     def in_memory(cls, ntriples: str, name: str = "memory") -> KnowledgeGraph:
@@ -495,10 +501,8 @@ class KnowledgeGraph:
         if direction == "out":
             if isinstance(node, ox.Literal):
                 return []
-            quads = self.store.quads_for_pattern(node, pred, None, ox.DefaultGraph())
-            return [str(q.object) for q in itertools.islice(quads, limit)]
-        quads = self.store.quads_for_pattern(None, pred, node, ox.DefaultGraph())
-        return [str(q.subject) for q in itertools.islice(quads, limit)]
+            return [str(q.object) for q in self._quads(node, pred, None, limit)]
+        return [str(q.subject) for q in self._quads(None, pred, node, limit)]
 
     def holds(self, s: str, p: str, o: str) -> bool:
         """Is this exact triple in the store now (evidence re-checked after edits)?"""
@@ -508,12 +512,32 @@ class KnowledgeGraph:
             return False
         if isinstance(subject, ox.Literal):
             return False
-        quads = self.store.quads_for_pattern(subject, pred, obj, ox.DefaultGraph())
-        return next(iter(quads), None) is not None
+        return bool(self._quads(subject, pred, obj, 1))
 
     def has_edge(self, node_id: str, rel_id: str, direction: Direction) -> bool:
         """Does the node take part in the relation in that direction (at least one triple)?"""
-        return store_has_edge(self.store, node_id, rel_id, direction)
+        node, pred = term_from_id(node_id), term_from_id(rel_id)
+        if direction == "out":
+            return not isinstance(node, ox.Literal) and bool(self._quads(node, pred, None, 1))
+        return bool(self._quads(None, pred, node, 1))
+
+    def _quads(self, s, p, o, limit: int | None) -> list[ox.Quad]:
+        """Matching quads of the default graph, read now. A read-only RocksDB open is a
+        snapshot whose files an edit in another process may compact away ("IO error: No such
+        file"); such a read is retried on a fresh read-only open of the same store."""
+        for attempt in range(_READ_ATTEMPTS):
+            try:
+                quads = self.store.quads_for_pattern(s, p, o, ox.DefaultGraph())
+                return list(itertools.islice(quads, limit))
+            except OSError:
+                if attempt == _READ_ATTEMPTS - 1 or not self.read_only or self.path is None:
+                    raise
+                time.sleep(0.02 * attempt)
+                try:
+                    self.store = ox.Store.read_only(str(self.path / "store"))
+                except OSError:
+                    continue
+        raise AssertionError("unreachable")
 
     def neighbourhood(self, node_id: str, limit: int = 60, per_relation: int = 12) -> list[Triple]:
         """Triples around a node in both directions, bounded and ranked.
@@ -541,12 +565,18 @@ class KnowledgeGraph:
         return out[:limit]
 
     # -- SPARQL and statistics --------------------------------------------------------------
-    def sparql(self, query: str, timeout_s: float = 10.0, max_rows: int = 10_000):
-        """Read-only, guarded SPARQL (see core.kg.sparql_guard; imported on first use because
-        rdflib's parser costs ~0.3 s of start-up)."""
+    def sparql(
+        self, query: str, timeout_s: float = 10.0, max_rows: int = 10_000, memory_mb: int = 1024
+    ):
+        """Read-only, guarded SPARQL with hard limits (see core.kg.sparql_guard; imported on
+        first use because rdflib's parser costs ~0.3 s of start-up)."""
         from core.kg.sparql_guard import run_readonly
 
-        return run_readonly(self.store, query, timeout_s=timeout_s, max_rows=max_rows)
+        store_dir = self.path / "store" if self.path is not None else None
+        return run_readonly(
+            self.store, query, timeout_s=timeout_s, max_rows=max_rows, store_dir=store_dir,
+            version=store_version(self.store) if store_dir else None, memory_mb=memory_mb,
+        )  # fmt: skip
 
     def stats(self) -> dict[str, Any]:
         return {
@@ -569,6 +599,33 @@ def save_index(index: KGIndex, path: Path) -> None:
 def load_index(path: Path) -> KGIndex:
     with open(path, "rb") as fh:
         return pickle.load(fh)
+
+
+ROCKSDB_LOGS_KEPT = 3
+
+
+def prune_rocksdb_logs(store_dir: Path, keep: int = ROCKSDB_LOGS_KEPT) -> int:
+    """Delete all but the newest `keep` RocksDB info logs (LOG.old.<µs>); returns how many.
+
+    Every read-write open (each edit's) renames LOG to a new LOG.old.* and RocksDB never
+    removes them (pyoxigraph does not expose keep_log_file_num); read-only opens write none.
+    Called on each open, so the count stays bounded; a file another process removed first is
+    no error."""
+    try:
+        names = [n for n in os.listdir(store_dir) if n.startswith("LOG.old.")]
+    except FileNotFoundError:
+        return 0
+    if len(names) <= keep:
+        return 0
+    names.sort(key=lambda n: (len(n), n))  # the suffix is a timestamp: longer means newer
+    removed = 0
+    for stale in names[: len(names) - keep]:
+        try:
+            os.unlink(Path(store_dir) / stale)
+            removed += 1
+        except FileNotFoundError:
+            pass
+    return removed
 
 
 def rebuild_index(store: ox.Store) -> KGIndex:

@@ -5,10 +5,13 @@
 - Keys come only from the environment (litellm reads them); nothing here stores or logs them.
 - Every call leaves an `LLMCall` in the caller's ledger: model, tokens, cost (litellm's cost
   map; the local model costs 0), latency, cache hit, error.
-- A per-question `Budget` (calls, tokens) raises `BudgetExhausted`, which the loop turns into
-  a clean stop with the reason in the trace.
+- A per-question `Budget` (calls, tokens, and a deadline across all calls and retries)
+  raises `BudgetExhausted`, which the loop turns into a clean stop with the reason in the
+  trace. Each call's timeout is cut to the time the question has left.
 - Faults (timeouts, 429, 5xx, connection errors) are retried a bounded number of times with
-  backoff; what still fails raises `LLMFault` with a readable message and is in the ledger.
+  backoff, never past the deadline; authentication, permission and bad-request errors (a
+  missing or wrong key) are not retried. What still fails raises `LLMFault` with a readable
+  message, scrubbed of secrets (core.secrets), and is in the ledger.
 """
 
 from __future__ import annotations
@@ -24,15 +27,16 @@ import warnings
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from core.loop import StopRun
+from core.secrets import scrub
 from core.trace import LLMCall
 
 DEFAULT_MODEL_ENV = "KNOWLOOP_MODEL"
 API_BASE_ENV = "KNOWLOOP_API_BASE"
 CACHE_SIZE = 2048
-_SAFE_ERROR = re.compile(r"(sk-|key[=:]\s*)[A-Za-z0-9_\-]{6,}", re.I)
+MIN_ATTEMPT_S = 0.1  # a retry with less time than this before the deadline is not started
 
 
 def default_model() -> str:
@@ -52,6 +56,7 @@ class LLMSettings:
     backoff_s: float = 1.0  # first wait; doubles per retry
     max_calls: int = 60  # per question
     max_tokens: int = 60_000  # per question, prompt + completion
+    deadline_s: float = 120.0  # per question, across all calls and retries
     cache: bool = True
     # litellm's mock_response for deterministic tests: a string, an exception, or a callable
     # prompt -> string/exception (never persisted)
@@ -69,10 +74,24 @@ class LLMFault(ValueError):
 
 @dataclass
 class Budget:
+    """What one question may spend on LLM calls: calls, tokens and wall time. The clock
+    starts when the budget is made (with the question's LLM, when the paradigm is composed)."""
+
     max_calls: int
     max_tokens: int
+    deadline_s: float = math.inf
     calls: int = 0
     tokens: int = 0
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False)
+    started: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.started is None:
+            self.started = self.clock()
+
+    def left_s(self) -> float:
+        """Seconds the question has left for LLM calls (negative once the deadline passed)."""
+        return self.deadline_s - (self.clock() - self.started)
 
     def check(self) -> None:
         if self.calls >= self.max_calls:
@@ -81,6 +100,16 @@ class Budget:
             raise BudgetExhausted(
                 f"LLM budget spent: {self.tokens:,} of {self.max_tokens:,} tokens"
             )
+        if self.left_s() <= 0:
+            raise self.overdue()
+
+    def overdue(self, last_error: str | None = None) -> BudgetExhausted:
+        """The stop that says the deadline passed, and on what."""
+        calls = f"{self.calls} call" + ("" if self.calls == 1 else "s")
+        why = f" (last: {last_error})" if last_error else ""
+        return BudgetExhausted(
+            f"LLM deadline of {self.deadline_s:g} s for this question passed after {calls}{why}"
+        )
 
     def charge(self, call: LLMCall) -> None:
         self.calls += 1
@@ -130,7 +159,9 @@ class LLM:
     ):
         self.settings = settings or LLMSettings()
         self.model = self.settings.model
-        self.budget = budget or Budget(self.settings.max_calls, self.settings.max_tokens)
+        self.budget = budget or Budget(
+            self.settings.max_calls, self.settings.max_tokens, self.settings.deadline_s
+        )
         self.sleep = sleep
         self.mock = self.settings.mock_response
 
@@ -195,6 +226,39 @@ class LLM:
         return Choice(list(options), probs, "scores", call)
 
     # -- plumbing ---------------------------------------------------------------------------
+    def _timeout_s(self) -> float:
+        """The next attempt's timeout: the setting, cut to what the question's deadline
+        leaves (a server that never answers costs the question its deadline, no more)."""
+        left = self.budget.left_s()
+        if left <= 0:
+            raise self.budget.overdue()
+        return min(self.settings.timeout_s, left)
+
+    def _fail(
+        self,
+        exc: Exception,
+        attempt: int,
+        purpose: str,
+        ledger: list[LLMCall],
+        started: float,
+        *,
+        out_of_time: bool,
+    ) -> NoReturn:
+        """Record a call that failed for good, then raise: the deadline's stop when it
+        passed (or left no time for the retry a transient fault deserved), else LLMFault."""
+        retried = f" (after {attempt} retries)" if attempt else ""
+        call = LLMCall(
+            model=self.model,
+            purpose=purpose,
+            latency_ms=(time.perf_counter() - started) * 1000,
+            error=_readable(exc) + retried,
+        )
+        ledger.append(call)
+        self.budget.charge(call)
+        if out_of_time or self.budget.left_s() <= 0:
+            raise self.budget.overdue(call.error) from None
+        raise LLMFault(f"{self.model}: {call.error}") from None
+
     @property
     def is_local(self) -> bool:
         from core.llm.local import LOCAL_PROVIDER
@@ -233,8 +297,9 @@ class LLM:
         attempt, wait = 0, self.settings.backoff_s
         started = time.perf_counter()
         while True:
+            timeout_s = self._timeout_s()
             kwargs = dict(params)
-            if self.mock is not None:
+            if self.mock is not None:  # stands for the server: answers after the timeout is set
                 mock = self.mock(prompt) if callable(self.mock) else self.mock
                 kwargs["mock_response"] = mock
             try:
@@ -242,27 +307,19 @@ class LLM:
                     model=self.model,
                     messages=[{"role": "user", "content": prompt}],
                     api_base=self.settings.api_base,
-                    timeout=self.settings.timeout_s,
+                    timeout=timeout_s,
                     num_retries=0,
                     **kwargs,
                 )
                 break
             except Exception as exc:  # noqa: BLE001 — classified, recorded, re-raised readable
-                transient = _is_transient(exc, litellm)
-                if transient and attempt < self.settings.retries:
+                retry = _is_transient(exc, litellm) and attempt < self.settings.retries
+                if retry and wait + MIN_ATTEMPT_S < self.budget.left_s():
                     attempt += 1
                     self.sleep(wait)
                     wait *= 2
                     continue
-                call = LLMCall(
-                    model=self.model,
-                    purpose=purpose,
-                    latency_ms=(time.perf_counter() - started) * 1000,
-                    error=_readable(exc) + (f" (after {attempt} retries)" if attempt else ""),
-                )
-                ledger.append(call)
-                self.budget.charge(call)
-                raise LLMFault(f"{self.model}: {call.error}") from None
+                self._fail(exc, attempt, purpose, ledger, started, out_of_time=retry)
         usage = getattr(response, "usage", None)
         call = LLMCall(
             model=self.model,
@@ -346,29 +403,47 @@ def _cache_key(model: str, prompt: str, params: dict, mock: Any) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+# a key that is missing or wrong, whatever class the provider's SDK gives it (litellm reports
+# a missing OpenAI key as InternalServerError 500, a missing Gemini key as APIConnectionError)
+_KEY_PROBLEM = re.compile(
+    r"api[\s_-]?key|credential|unauthori[sz]ed|authenticat|permission denied|forbidden", re.I
+)
+_NEVER_RETRIED = (
+    "AuthenticationError",
+    "PermissionDeniedError",
+    "BadRequestError",
+    "NotFoundError",
+    "UnprocessableEntityError",
+    "ContentPolicyViolationError",
+    "ContextWindowExceededError",
+)
+
+
 def _is_transient(exc: Exception, litellm) -> bool:
-    transient = tuple(
-        getattr(litellm, name)
-        for name in (
-            "Timeout",
-            "RateLimitError",
-            "InternalServerError",
-            "ServiceUnavailableError",
-            "APIConnectionError",
-            "BadGatewayError",
-        )
-        if hasattr(litellm, name)
-    )
-    if isinstance(exc, transient):
-        return True
+    """Whether a retry could succeed: timeouts, rate limits, 5xx, lost connections. Key,
+    permission and request errors never can: refused by class, by status, and by message
+    for the SDKs that report a missing key as a 500 or a lost connection."""
     status = getattr(exc, "status_code", None)
-    return isinstance(status, int) and (status == 429 or status >= 500)
+    if isinstance(exc, _classes(litellm, _NEVER_RETRIED)) or status in (400, 401, 403, 404):
+        return False
+    if isinstance(exc, _classes(litellm, ("Timeout", "RateLimitError"))) or status == 429:
+        return True
+    if _KEY_PROBLEM.search(str(exc)):
+        return False
+    flaky = ("InternalServerError", "ServiceUnavailableError", "APIConnectionError",
+             "BadGatewayError")  # fmt: skip
+    return isinstance(exc, _classes(litellm, flaky)) or (isinstance(status, int) and status >= 500)
+
+
+def _classes(litellm, names: tuple[str, ...]) -> tuple[type, ...]:
+    return tuple(getattr(litellm, n) for n in names if hasattr(litellm, n))
 
 
 def _readable(exc: Exception) -> str:
-    """One line, no secrets: the exception type and the first line of its message."""
+    """One line, no secrets: the exception type and the first line of its message, scrubbed
+    before it is cut (a cut must not leave half a key behind)."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    text = _SAFE_ERROR.sub(r"\1***", text)[:300]
+    text = scrub(text)[:300]
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 

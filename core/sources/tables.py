@@ -12,10 +12,10 @@ The guard has two layers, so that either alone would stop a hostile query:
 
 from __future__ import annotations
 
+import csv
 import json
 import logging
 import re
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +23,8 @@ from pathlib import Path
 import duckdb
 import sqlglot
 from sqlglot import exp
+
+from core import worker
 
 logging.getLogger("sqlglot").setLevel(logging.ERROR)  # refusals are reported by us, in words
 
@@ -73,13 +75,17 @@ def import_table(
 ) -> TableInfo:
     """Load a CSV or Parquet file as table `name`, atomically (a failed load changes nothing).
     `comments` document columns (what they mean, words people use for them); a sidecar
-    `<file>.columns.json` is read when none are given."""
+    `<file>.columns.json` is read when none are given. A CSV that is empty, has no data rows
+    or rows of differing widths is refused (ValueError, nothing imported): DuckDB would load
+    it as an empty table, or as one text column, without a word."""
     path = Path(path)
     if comments is None:
         sidecar = path.with_suffix(".columns.json")
         comments = json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.is_file() else {}
     if not path.is_file():
         raise ValueError(f"no such file: {path}")
+    if name is not None and not name.strip():
+        raise ValueError("the name must not be empty")
     name = name or re.sub(r"\W+", "_", path.stem).strip("_").lower() or "table"
     if not _NAME.match(name):
         raise ValueError(f"table name {name!r}: letters, digits and _ only, not first a digit")
@@ -89,15 +95,7 @@ def import_table(
     if reader is None:
         raise ValueError(f"{path.name}: tables are imported from .csv, .tsv or .parquet")
     if reader == "read_csv_auto":
-        with open(path, "rb") as fh:
-            head = fh.read(65536)
-        if b"\x00" in head:
-            raise ValueError(f"{path.name}: binary content (NUL bytes), not a text table")
-        try:
-            head.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            if exc.start < len(head) - 4:  # a cut multi-byte character at the end is fine
-                raise ValueError(f"{path.name}: not UTF-8 text ({exc.reason})") from None
+        _check_text(path)
     db = sources_path(home)
     db.parent.mkdir(parents=True, exist_ok=True)
     with duckdb.connect(str(db)) as con:
@@ -110,7 +108,13 @@ def import_table(
         try:
             con.execute("BEGIN")
             con.execute(f"DROP TABLE IF EXISTS {staging}")
-            con.execute(f"CREATE TABLE {staging} AS SELECT * FROM {reader}(?)", [str(path)])
+            # skip=0: the sniffer may otherwise drop the lines above a longer row, header too
+            options = ", skip=0" if reader == "read_csv_auto" else ""
+            con.execute(
+                f"CREATE TABLE {staging} AS SELECT * FROM {reader}(?{options})", [str(path)]
+            )
+            if reader == "read_csv_auto":
+                _check_shape(con, staging, path)
             con.execute(f"DROP TABLE IF EXISTS {name}")
             con.execute(f"ALTER TABLE {staging} RENAME TO {name}")
             known = {
@@ -125,12 +129,95 @@ def import_table(
                     quoted = str(text)[:500].replace("'", "''")  # COMMENT takes no parameters
                     con.execute(f"COMMENT ON COLUMN {name}.\"{column}\" IS '{quoted}'")
             con.execute("COMMIT")
+        except ValueError:  # refused by _check_shape
+            con.execute("ROLLBACK")
+            raise
         except duckdb.Error as exc:
             con.execute("ROLLBACK")
-            raise ValueError(
-                f"{path.name}: cannot be read as a table ({_first_line(exc)})"
-            ) from None
+            raise ValueError(_read_error(path, exc)) from None
     return describe(name, home)
+
+
+def _check_text(path: Path) -> None:
+    """A CSV/TSV must be UTF-8 text with something in it (checked on its first 64 KiB)."""
+    with open(path, "rb") as fh:
+        head = fh.read(65536)
+    if not head.strip():
+        raise ValueError(f"{path.name}: the file is empty; nothing imported")
+    if b"\x00" in head:
+        raise ValueError(f"{path.name}: binary content (NUL bytes), not a text table")
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 4:  # a cut multi-byte character at the end is fine
+            raise ValueError(f"{path.name}: not UTF-8 text ({exc.reason})") from None
+
+
+def _check_shape(con, table: str, path: Path) -> None:
+    """Refuse what DuckDB's CSV sniffer loads without complaint but wrongly: no data rows, or
+    one text column (its fallback when no delimiter splits every row alike: ragged rows)."""
+    if con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0:
+        raise ValueError(f"{path.name}: a header but no data rows; nothing imported")
+    types = con.execute(
+        "SELECT data_type FROM duckdb_columns() WHERE table_name = ?", [table]
+    ).fetchall()
+    if types != [("VARCHAR",)]:
+        return
+    ragged = _ragged_line(path, _header_delimiter(path))
+    if ragged:
+        raise ValueError(f"{path.name}: {ragged}; nothing imported")
+    raise ValueError(
+        f"{path.name}: could not find columns: the file looks like one column; "
+        "is it a CSV? Nothing imported"
+    )
+
+
+_DELIMITERS = (",", "\t", ";", "|")
+
+
+def _header_delimiter(path: Path) -> str:
+    """The delimiter the first non-blank line uses most ('' when it has none)."""
+    with open(path, encoding="utf-8-sig", errors="replace", newline="") as fh:
+        header = next((line for line in fh if line.strip()), "")
+    counts = {d: header.count(d) for d in _DELIMITERS}
+    best = max(counts, key=counts.__getitem__)
+    return best if counts[best] else ""
+
+
+def _ragged_line(path: Path, delimiter: str) -> str | None:
+    """The first row whose field count differs from the first row's, in words (None when
+    all agree). Only run on files already found suspect, so a whole pass is affordable."""
+    if not delimiter:
+        return None
+    with open(path, encoding="utf-8-sig", errors="replace", newline="") as fh:
+        rows = csv.reader(fh, delimiter=delimiter)
+        expected = header_line = 0
+        for fields in rows:
+            if not fields:  # a blank line
+                continue
+            if not expected:
+                expected, header_line = len(fields), rows.line_num
+            elif len(fields) != expected:
+                return (
+                    f"line {rows.line_num} has {len(fields)} fields, expected {expected} "
+                    f"(as on line {header_line}, split on {delimiter!r})"
+                )
+    return None
+
+
+_RAGGED = re.compile(
+    r"CSV Error on Line: (\d+).*?Expected Number of Columns: (\d+) Found: (\d+)", re.S
+)
+
+
+def _read_error(path: Path, exc: BaseException) -> str:
+    """DuckDB's read error in one line; a row of the wrong width (past the sniffer's sample)
+    names its line and its field count."""
+    ragged = _RAGGED.search(str(exc))
+    if ragged:
+        line, expected, found = ragged.groups()
+        return f"{path.name}: line {line} has {found} fields, expected {expected}; nothing imported"
+    return f"{path.name}: cannot be read as a table ({_first_line(exc)})"
 
 
 def list_tables(home: Path | None = None) -> list[TableInfo]:
@@ -206,6 +293,9 @@ def check_sql(sql: str, tables: set[str]) -> exp.Expression:
                 )
         if isinstance(node, exp.Anonymous | exp.Func) and _is_file_function(node):
             raise SQLRefused(f"function {_func_name(node)}() reads files; not allowed")
+        if isinstance(node, exp.Anonymous | exp.Func) and _func_name(node) in _SETTING_FUNCS:
+            raise SQLRefused(f"function {_func_name(node)}() reads the server's settings; "
+                             "not allowed")
     joined = [t for t in tree.find_all(exp.Table)]
     if len(joined) > MAX_TABLES_IN_QUERY:
         raise SQLRefused(f"at most {MAX_TABLES_IN_QUERY} table references per query")
@@ -217,9 +307,16 @@ def check_sql(sql: str, tables: set[str]) -> exp.Expression:
 
 
 def run_sql(
-    sql: str, home: Path | None = None, *, timeout_s: float = 5.0, max_rows: int = 1000
+    sql: str,
+    home: Path | None = None,
+    *,
+    timeout_s: float = 5.0,
+    max_rows: int = 1000,
+    memory_mb: int = worker.MEMORY_MB,
 ) -> SQLResult:
-    """check_sql, then run on a sandboxed read-only connection with row and time caps."""
+    """check_sql, then run in a query worker (core.worker) on a sandboxed read-only connection
+    with a row cap, a time limit and a memory cap that hold whatever the query does (DuckDB's
+    interrupt is not checked inside a scalar function)."""
     db = sources_path(home)
     if not db.is_file():
         raise SQLRefused("no table sources yet: import one with `knowloop table FILE.csv`")
@@ -228,22 +325,17 @@ def run_sql(
         tables = {
             r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
         }
-        check_sql(sql, tables)
-        timer = threading.Timer(timeout_s, con.interrupt)
-        timer.start()
-        try:
-            cursor = con.execute(sql)
-            columns = [d[0] for d in cursor.description or []]
-            rows = cursor.fetchmany(max_rows + 1)
-        except duckdb.InterruptException:
-            raise SQLRefused(f"the query ran longer than {timeout_s:g} s and was stopped") from None
-        except duckdb.Error as exc:
-            raise SQLRefused(f"DuckDB refused the query: {_first_line(exc)}") from None
-        finally:
-            timer.cancel()
-    return SQLResult(
-        columns, rows[:max_rows], len(rows) > max_rows, (time.monotonic() - start) * 1000
-    )
+    check_sql(sql, tables)
+    try:
+        columns, rows, truncated = worker.call(
+            "sql", worker.Limits(timeout_s, memory_mb), started=start,
+            db=str(db), sql=sql, max_rows=max_rows, config=dict(SAFE_CONFIG),
+        )  # fmt: skip
+    except worker.LimitExceeded as exc:
+        raise SQLRefused(str(exc)) from None
+    except worker.WorkerFault as exc:
+        raise SQLRefused(f"DuckDB refused the query: {_first_line(exc)}") from None
+    return SQLResult(columns, rows, truncated, (time.monotonic() - start) * 1000)
 
 
 def _connect(db: Path):
@@ -259,6 +351,9 @@ _FILE_FUNCS = re.compile(
     r"query$|sql_auto_complete|duckdb_|pragma_|which_secret|getenv)",
     re.I,
 )
+
+
+_SETTING_FUNCS = {"current_setting", "getvariable"}  # settings hold workspace paths
 
 
 def _func_name(node: exp.Expression) -> str:

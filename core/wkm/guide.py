@@ -20,6 +20,7 @@ import numpy as np
 
 from core.kg.store import KnowledgeGraph
 from core.loop import Judgement, State
+from core.runs import StoreBusy
 from core.trace import Step
 from core.wkm import actions
 from core.wkm.embed import embed
@@ -81,7 +82,12 @@ def load(root: Path, kb: str, paradigm: str | None = None) -> Knowledge | None:
         cached = _CACHE.get(key)
         if cached is not None and cached[0] == stamp:
             return cached[1]
-    version = store.version(kb)
+    try:
+        version = store.version(kb)
+    except StoreBusy:  # writers held the store past the wait: keep the last knowledge read
+        with _CACHE_LOCK:
+            cached = _CACHE.get(key)
+        return cached[1] if cached is not None else None
     knowledge = None
     if version and (version[0] or version[2]):
         with _CACHE_LOCK:
