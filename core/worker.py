@@ -32,6 +32,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,12 +66,21 @@ class Limits:
             raise ValueError("timeout_s must be > 0 and memory_mb >= 64")
 
 
-def call(task: str, limits: Limits, *, started: float | None = None, **kwargs: Any) -> Any:
+def call(
+    task: str,
+    limits: Limits,
+    *,
+    started: float | None = None,
+    wanted: Callable[[], bool] | None = None,
+    **kwargs: Any,
+) -> Any:
     """Run ``task`` (a name in the child's TASKS) with ``kwargs`` under ``limits``; the time
-    limit counts from ``started`` (time.monotonic(), e.g. before the caller's own checks)."""
+    limit counts from ``started`` (time.monotonic(), e.g. before the caller's own checks).
+    ``wanted`` is polled while the query runs: once it says False (the app session that
+    asked has closed) the query is stopped."""
     worker = _take()
     try:
-        result = worker.request(task, kwargs, limits, started or time.monotonic())
+        result = worker.request(task, kwargs, limits, started or time.monotonic(), wanted)
     except BaseException:
         worker.close(wait=False)  # stopped, broken or interrupted (Ctrl-C): never reuse it
         raise
@@ -94,7 +104,9 @@ class _Worker:
         )
         self.closed = False
 
-    def request(self, task: str, kwargs: dict, limits: Limits, start: float) -> Any:
+    def request(
+        self, task: str, kwargs: dict, limits: Limits, start: float, wanted: Callable | None
+    ) -> Any:
         try:
             pickle.dump((task, kwargs, limits.timeout_s, limits.memory_mb), self.proc.stdin)
             self.proc.stdin.flush()
@@ -111,6 +123,9 @@ class _Worker:
             if self._resident_mb() > limits.memory_mb:
                 self.stop()
                 raise LimitExceeded(_memory_message(limits))
+            if wanted is not None and not wanted():
+                self.stop()
+                raise LimitExceeded("stopped: the session that asked for the query has closed")
 
     def _answer(self, limits: Limits) -> Any:
         try:

@@ -142,6 +142,19 @@ def feedback_loop(*, open_default: bool = True) -> FeedbackLoop:
     return FeedbackLoop(get_engine(open_default=open_default))
 
 
+def session_open():
+    """A check a long query polls: False once the browser session that started it is gone
+    (so a closed tab does not keep a server thread busy until the query's time limit)."""
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None or not Runtime.exists():  # AppTest, bare mode
+        return None
+    runtime, session = Runtime.instance(), ctx.session_id
+    return lambda: runtime.is_active_session(session)
+
+
 def paradigm_names() -> list[str]:
     """Paradigms the engine offers, in registry order (the first is the default)."""
     return paradigms.names()

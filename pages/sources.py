@@ -19,7 +19,7 @@ from core.kg.store import KnowledgeGraph
 from core.report import GraphView, graph_html
 from core.trace import Triple
 from core.workspace import DEFAULT_KB, Workspace
-from pages._shared import get_engine, kb_names_importing_default, md, pick_entity
+from pages._shared import get_engine, kb_names_importing_default, md, pick_entity, session_open
 
 GRAPH_LIMIT = 40  # triples drawn around an entity
 TABLE_LIMIT = 500  # triples of an entity in the table
@@ -196,7 +196,8 @@ def render_sparql(kb: str, kg: KnowledgeGraph) -> None:
 def run_query(kb: str, kg: KnowledgeGraph, query: str) -> dict:
     """The answer or the guard's one-line reason; kept so a rerun shows it again."""
     try:
-        return {"kb": kb, "result": kg.sparql(query, SPARQL_TIMEOUT_S, MAX_ROWS), "error": None}
+        result = kg.sparql(query, SPARQL_TIMEOUT_S, MAX_ROWS, wanted=session_open())
+        return {"kb": kb, "result": result, "error": None}
     except ValueError as exc:  # QueryRefused: a refused, malformed or too slow query
         return {"kb": kb, "result": None, "error": str(exc)}
 

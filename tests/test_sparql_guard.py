@@ -295,3 +295,12 @@ def test_the_corpus_refusals_say_why(metaqa_kg, query: str, fragment: str) -> No
     """The static half of the hostile corpus (the runaway half: benchmarks/bench_hostile.py)."""
     message, _ = _stopped(metaqa_kg, query)
     assert fragment in message and "\n" not in message
+
+
+def test_a_query_nobody_waits_for_any_more_is_stopped(metaqa_kg) -> None:
+    """The app passes a check that turns False when the browser session closes."""
+    t0 = time.monotonic()
+    message, elapsed = _stopped(metaqa_kg, PRODUCT, timeout_s=60,
+                                wanted=lambda: time.monotonic() - t0 < 0.8)  # fmt: skip
+    assert message == "stopped: the session that asked for the query has closed"
+    assert 0.8 <= elapsed < 2.0

@@ -25,6 +25,7 @@ import re
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -142,13 +143,15 @@ def run_readonly(
     store_dir: Path | None = None,
     version: Any = None,
     memory_mb: int = MEMORY_MB,
+    wanted: Callable[[], bool] | None = None,
 ) -> SparqlResult:
     """check_query, then execute with a row cap, a time limit and a memory cap.
 
     A store on disk (``store_dir``) is queried in a query worker (core.worker) that is killed
     at the limit, whatever the query does; ``version`` is the caller's edit version, so the
-    worker sees the same edits. An in-memory store (tests, previews) is queried in-process,
-    where the deadline can only be checked between rows.
+    worker sees the same edits; ``wanted`` stops it early (see core.worker.call). An
+    in-memory store (tests, previews) is queried in-process, where the deadline can only be
+    checked between rows.
     """
     if timeout_s <= 0 or max_rows < 0:
         raise ValueError("timeout_s must be > 0 and max_rows >= 0")
@@ -160,7 +163,7 @@ def run_readonly(
     else:
         try:
             kind, columns, terms, truncated = worker.call(
-                "sparql", Limits(timeout_s, memory_mb), started=start,
+                "sparql", Limits(timeout_s, memory_mb), started=start, wanted=wanted,
                 store_dir=str(store_dir), version=version, query=query, max_rows=max_rows,
             )  # fmt: skip
         except LimitExceeded as exc:

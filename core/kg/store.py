@@ -13,7 +13,7 @@ import os
 import pickle
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -566,7 +566,12 @@ class KnowledgeGraph:
 
     # -- SPARQL and statistics --------------------------------------------------------------
     def sparql(
-        self, query: str, timeout_s: float = 10.0, max_rows: int = 10_000, memory_mb: int = 1024
+        self,
+        query: str,
+        timeout_s: float = 10.0,
+        max_rows: int = 10_000,
+        memory_mb: int = 1024,
+        wanted: Callable[[], bool] | None = None,
     ):
         """Read-only, guarded SPARQL with hard limits (see core.kg.sparql_guard; imported on
         first use because rdflib's parser costs ~0.3 s of start-up)."""
@@ -576,6 +581,7 @@ class KnowledgeGraph:
         return run_readonly(
             self.store, query, timeout_s=timeout_s, max_rows=max_rows, store_dir=store_dir,
             version=store_version(self.store) if store_dir else None, memory_mb=memory_mb,
+            wanted=wanted,
         )  # fmt: skip
 
     def stats(self) -> dict[str, Any]:
