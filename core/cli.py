@@ -23,7 +23,7 @@ from core.kg.importer import KBFileError
 from core.llm.client import LLMSettings
 from core.loop import LoopSettings
 from core.runs import RunPending
-from core.secrets import scrub
+from core.secrets import scrub, scrub_obj
 from core.trace import Trace
 from core.worker import MEMORY_MB
 from core.workspace import Workspace, default_home
@@ -387,7 +387,8 @@ def _learn(engine: Engine, args) -> int:
     for key, value in summary.items():
         print(f"{key:>10}: {value}")
     if args.json:
-        args.json.write_text(json.dumps({**summary, "rows": report.rows}, indent=2) + "\n")
+        rows = scrub_obj({**summary, "rows": report.rows})
+        args.json.write_text(json.dumps(rows, indent=2) + "\n")
     return 0
 
 

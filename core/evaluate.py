@@ -181,9 +181,11 @@ def write_details(results: list[QuestionResult], path: Path | str) -> None:
     """`knowloop eval --details FILE.jsonl`: one JSON line per question."""
     import json
 
+    from core.secrets import scrub_obj
+
     with open(path, "w", encoding="utf-8") as fh:
         for r in results:
-            fh.write(json.dumps(r.details(), ensure_ascii=False) + "\n")
+            fh.write(json.dumps(scrub_obj(r.details()), ensure_ascii=False) + "\n")
 
 
 def step_quality(trace: Trace) -> tuple[int, int, int]:
