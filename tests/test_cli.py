@@ -284,15 +284,20 @@ def _subprocess_env(home: Path) -> dict[str, str]:
     return {**os.environ, "KNOWLOOP_HOME": str(home)}
 
 
-def test_python_m_core_help(knowloop_home: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "core", "--help"],
+def _python_m_core(home: Path, *argv: str | bytes) -> subprocess.CompletedProcess:
+    """`python -m core ARGV…` in a fresh process on workspace `home`."""
+    return subprocess.run(
+        [sys.executable, "-m", "core", *argv],
         capture_output=True,
         text=True,
         cwd=REPO,
-        env=_subprocess_env(knowloop_home),
+        env=_subprocess_env(home),
         timeout=60,
     )
+
+
+def test_python_m_core_help(knowloop_home: Path) -> None:
+    done = _python_m_core(knowloop_home, "--help")
     assert done.returncode == 0, done.stderr
     assert "usage: knowloop" in done.stdout
     for command in ("ask", "eval", "import", "sparql", "kbs"):
@@ -301,21 +306,8 @@ def test_python_m_core_help(knowloop_home: Path) -> None:
 
 
 def test_python_m_core_ask_smoke(knowloop_home: Path, football_file: Path) -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "core",
-            "ask",
-            "where was Erling Haaland born",
-            "--kb",
-            str(football_file),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=_subprocess_env(knowloop_home),
-        timeout=60,
+    done = _python_m_core(
+        knowloop_home, "ask", "where was Erling Haaland born", "--kb", str(football_file)
     )
     assert done.returncode == 0, done.stderr
     assert "A: Leeds" in done.stdout
@@ -330,21 +322,8 @@ def test_python_m_core_refuses_a_question_that_is_not_utf8(
 ) -> None:
     """Bytes argv as a shell passes them: refused before any work, with where the byte is;
     exit 2, no run stored (once this answered, then crashed storing the run, exit 1)."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "core",
-            "ask",
-            b"who directed Forrest Gump \xff",
-            "--kb",
-            str(football_file),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=_subprocess_env(knowloop_home),
-        timeout=60,
+    done = _python_m_core(
+        knowloop_home, "ask", b"who directed Forrest Gump \xff", "--kb", str(football_file)
     )
     assert done.returncode == 2
     assert done.stdout == ""
