@@ -291,6 +291,17 @@ class Trial:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
+def _old_or_new(trial: Trial, what: str, after: Any) -> None:
+    """An import, killed or not, leaves the old state or the complete new one, and an
+    acknowledged one the new; the trial's detail then records which."""
+    before, new = trial.detail["before"], trial.detail["new"]
+    if after not in (before, new):
+        trial.problems.append(f"{what} is neither its old nor its new state: {after}")
+    if trial.acked and after != new:
+        trial.problems.append(f"acknowledged {what} lost: {after}")
+    trial.detail = {"name": trial.detail["name"], "state": "new" if after == new else "old"}
+
+
 class Bench:
     """The data, the per-operation workspaces and their reference states."""
 
@@ -395,15 +406,10 @@ class Bench:
         trial.detail = {"name": name, "before": before, "new": new}
 
     def _check_import(self, home: Path, trial: Trial) -> None:
-        name, before, new = (trial.detail[k] for k in ("name", "before", "new"))
-        after = kb_state(home, name)
-        if after not in (before, new):
-            trial.problems.append(f"KB {name} is neither its old nor its new state: {after}")
-        if trial.acked and after != new:
-            trial.problems.append(f"acknowledged import of {name} lost: {after}")
+        name = trial.detail["name"]
         if name != KB and kb_state(home, KB) is None:
             trial.problems.append(f"the other KB {KB} is gone")
-        trial.detail = {"name": name, "state": "new" if after == new else "old"}
+        _old_or_new(trial, f"KB {name}", kb_state(home, name))
 
     def _table(self, home: Path, trial: Trial) -> None:
         replace = trial.index % 2 == 0
@@ -417,15 +423,10 @@ class Bench:
         trial.detail = {"name": name, "before": before, "new": new}
 
     def _check_table(self, home: Path, trial: Trial) -> None:
-        name, before, new = (trial.detail[k] for k in ("name", "before", "new"))
-        after = table_state(home, name)
-        if after not in (before, new):
-            trial.problems.append(f"table {name} is neither old nor new: {after}")
-        if trial.acked and after != new:
-            trial.problems.append(f"acknowledged table {name} lost: {after}")
+        name = trial.detail["name"]
         if table_state(home, "keep_t") != self.table_states["a"]:
             trial.problems.append("the untouched table keep_t changed")
-        trial.detail = {"name": name, "state": "new" if after == new else "old"}
+        _old_or_new(trial, f"table {name}", table_state(home, name))
 
     def _edit(self, home: Path, trial: Trial) -> None:
         """A sequence of CLI edits; the one running at the kill moment (CPU time summed over

@@ -734,6 +734,9 @@ def _read_spool(path: Path) -> _Row | None:
     return None
 
 
+_ROW_TEXTS = ("kb", "question", "paradigm", "source", "answers", "trace")
+
+
 def _is_row(data: Any) -> bool:
     """The shape `_spool` writes, checked so that a damaged file cannot fail every merge."""
 
@@ -743,8 +746,7 @@ def _is_row(data: Any) -> bool:
     if not isinstance(data, dict) or set(data) != {f.name for f in fields(_Row)}:
         return False
     return (
-        all(isinstance(data[k], str) for k in ("kb", "question", "paradigm", "source"))
-        and all(isinstance(data[k], str) for k in ("answers", "trace"))
+        all(isinstance(data[k], str) for k in _ROW_TEXTS)
         and isinstance(data["created_at"], (int, float))
         and isinstance(data["triples"], list)
         and all(texts(t) and len(t) == 3 for t in data["triples"])

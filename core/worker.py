@@ -248,13 +248,20 @@ def shutdown() -> None:
 # -- the child ----------------------------------------------------------------------------------
 def _sparql(store_dir: str, version: Any, query: str, max_rows: int) -> tuple:
     """(kind, columns, rows of pyoxigraph terms, truncated) from a read-only store."""
-    import pyoxigraph
-
     try:
         result = _open_store(store_dir, version).query(query)
     except OSError:  # an edit elsewhere compacted away a file of this snapshot: reopen once
         _stores.pop(store_dir, None)
         result = _open_store(store_dir, version).query(query)
+    return read_result(result, max_rows)
+
+
+def read_result(result: Any, max_rows: int, tick: Callable[[], None] | None = None) -> tuple:
+    """A pyoxigraph query result as (kind, columns, rows of terms, truncated), ASK as
+    [[bool]]: pulled lazily up to the cap (one extra row tells it was cut). ``tick`` runs
+    before each row taken (the in-process caller's deadline check)."""
+    import pyoxigraph
+
     if isinstance(result, pyoxigraph.QueryBoolean):
         return "ask", ["result"], [[bool(result)]], False
     if isinstance(result, pyoxigraph.QuerySolutions):
@@ -267,6 +274,8 @@ def _sparql(store_dir: str, version: Any, query: str, max_rows: int) -> tuple:
     for row in rows:
         if len(taken) >= max_rows:
             return kind, columns, taken, True
+        if tick is not None:
+            tick()
         taken.append(row)
     return kind, columns, taken, False
 

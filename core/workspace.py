@@ -266,7 +266,7 @@ def _staging_dir(kbs_dir: Path, name: str) -> Iterator[Path]:
         yield kbs_dir / base
     finally:
         _discard_staging(kbs_dir, base)
-        _unlink(lock_path)
+        lock_path.unlink(missing_ok=True)
         os.close(fd)  # releases the lock, after what it guards is gone
 
 
@@ -320,7 +320,7 @@ def _sweep_one(kbs_dir: Path, base: str) -> bool:
             if not free:
                 return False
             _discard_staging(kbs_dir, base)
-            _unlink(lock)
+            lock.unlink(missing_ok=True)
             return True
     except FileNotFoundError:  # imports lock before they create: without a lock, it is dead
         _discard_staging(kbs_dir, base)
@@ -345,13 +345,6 @@ def _restore_or_remove(trash: Path, target: Path) -> None:
         except OSError:  # something took the name meanwhile: the trash is trash
             pass
     shutil.rmtree(trash, ignore_errors=True)
-
-
-def _unlink(path: Path) -> None:
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
 
 
 def _schema_ntriples(schema: Path, base_iri: str) -> str:

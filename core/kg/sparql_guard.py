@@ -170,8 +170,8 @@ def run_readonly(
             raise QueryRefused(str(exc)) from None
         except WorkerFault as exc:
             raise QueryRefused(_one_line(f"the store rejected the query: {exc}")) from None
-        if kind == "ask":
-            terms = [[_boolean(terms[0][0])]]
+    if kind == "ask":
+        terms = [[_boolean(terms[0][0])]]
     rows = [[_display(term) for term in row] for row in terms]
     elapsed_ms = (time.monotonic() - start) * 1000.0
     return SparqlResult(kind, columns, rows, terms, truncated, elapsed_ms)
@@ -181,21 +181,15 @@ def _run_here(
     store: pyoxigraph.Store, query: str, deadline: float, timeout_s: float, max_rows: int
 ) -> tuple[str, list[str], list[list[object]], bool]:
     """In-process execution (in-memory stores): the deadline is checked between rows."""
+
+    def in_time() -> None:
+        if time.monotonic() > deadline:
+            raise QueryRefused(f"query exceeded the time limit of {timeout_s:g} s")
+
     result = None
     try:
         result = store.query(query)
-        if isinstance(result, pyoxigraph.QueryBoolean):
-            return "ask", ["result"], [[_boolean(bool(result))]], False
-        if isinstance(result, pyoxigraph.QuerySolutions):
-            columns = [v.value for v in result.variables]
-            terms, truncated = _take(
-                (list(solution) for solution in result), max_rows, deadline, timeout_s
-            )
-            return "select", columns, terms, truncated
-        terms, truncated = _take(
-            ([t.subject, t.predicate, t.object] for t in result), max_rows, deadline, timeout_s
-        )
-        return "construct", ["subject", "predicate", "object"], terms, truncated
+        return worker.read_result(result, max_rows, in_time)
     except (SyntaxError, OSError) as exc:
         raise QueryRefused(_one_line(f"the store rejected the query: {exc}")) from exc
     finally:
@@ -206,20 +200,6 @@ def _run_here(
 
 def _boolean(value: bool) -> pyoxigraph.Literal:
     return pyoxigraph.Literal("true" if value else "false", datatype=_XSD_BOOLEAN)
-
-
-def _take(
-    rows: Any, max_rows: int, deadline: float, timeout_s: float
-) -> tuple[list[list[object]], bool]:
-    """Pull rows lazily; stop at the cap (one extra row tells us it was cut) or the deadline."""
-    taken: list[list[object]] = []
-    for row in rows:
-        if len(taken) >= max_rows:
-            return taken, True
-        if time.monotonic() > deadline:
-            raise QueryRefused(f"query exceeded the time limit of {timeout_s:g} s")
-        taken.append(row)
-    return taken, False
 
 
 def _display(term: object) -> str | None:

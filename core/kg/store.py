@@ -36,6 +36,7 @@ from core.kg.terms import (
 )
 from core.text import is_agentive_label, normalize
 from core.trace import Triple
+from core.worker import MEMORY_MB
 
 _READ_ATTEMPTS = 4  # a read that meets a compacted-away file: reopen and retry
 INDEX_VERSION = 5
@@ -180,15 +181,20 @@ class KGIndex:
                 self.roles[node] = tuple(r for r in self.roles[node] if r != role)
 
 
-def store_has_edge(store: ox.Store, node_id: str, rel_id: str, direction: Direction) -> bool:
-    """Does a node take part in a relation in that direction, in this store?"""
+def edge_pattern(node_id: str, rel_id: str, direction: Direction) -> tuple | None:
+    """The (s, p, o) pattern of a node's edges over one relation in one direction; None when
+    there can be none (a literal has no outgoing edges)."""
     node, pred = term_from_id(node_id), term_from_id(rel_id)
     if direction == "out":
-        if isinstance(node, ox.Literal):
-            return False
-        pattern = (node, pred, None)
-    else:
-        pattern = (None, pred, node)
+        return None if isinstance(node, ox.Literal) else (node, pred, None)
+    return None, pred, node
+
+
+def store_has_edge(store: ox.Store, node_id: str, rel_id: str, direction: Direction) -> bool:
+    """Does a node take part in a relation in that direction, in this store?"""
+    pattern = edge_pattern(node_id, rel_id, direction)
+    if pattern is None:
+        return False
     return next(iter(store.quads_for_pattern(*pattern, ox.DefaultGraph())), None) is not None
 
 
@@ -497,12 +503,11 @@ class KnowledgeGraph:
               limit: int | None = None) -> list[str]:  # fmt: skip
         """Neighbours of node over one relation in one direction (ids); the first `limit`
         only, when given (a sample of a genre's ten thousand films costs as much as three)."""
-        node, pred = term_from_id(node_id), term_from_id(rel_id)
-        if direction == "out":
-            if isinstance(node, ox.Literal):
-                return []
-            return [str(q.object) for q in self._quads(node, pred, None, limit)]
-        return [str(q.subject) for q in self._quads(None, pred, node, limit)]
+        pattern = edge_pattern(node_id, rel_id, direction)
+        if pattern is None:
+            return []
+        quads = self._quads(*pattern, limit)
+        return [str(q.object if direction == "out" else q.subject) for q in quads]
 
     def holds(self, s: str, p: str, o: str) -> bool:
         """Is this exact triple in the store now (evidence re-checked after edits)?"""
@@ -516,10 +521,8 @@ class KnowledgeGraph:
 
     def has_edge(self, node_id: str, rel_id: str, direction: Direction) -> bool:
         """Does the node take part in the relation in that direction (at least one triple)?"""
-        node, pred = term_from_id(node_id), term_from_id(rel_id)
-        if direction == "out":
-            return not isinstance(node, ox.Literal) and bool(self._quads(node, pred, None, 1))
-        return bool(self._quads(None, pred, node, 1))
+        pattern = edge_pattern(node_id, rel_id, direction)
+        return pattern is not None and bool(self._quads(*pattern, 1))
 
     def _quads(self, s, p, o, limit: int | None) -> list[ox.Quad]:
         """Matching quads of the default graph, read now. A read-only RocksDB open is a
@@ -570,7 +573,7 @@ class KnowledgeGraph:
         query: str,
         timeout_s: float = 10.0,
         max_rows: int = 10_000,
-        memory_mb: int = 1024,
+        memory_mb: int = MEMORY_MB,
         wanted: Callable[[], bool] | None = None,
     ):
         """Read-only, guarded SPARQL with hard limits (see core.kg.sparql_guard; imported on

@@ -291,11 +291,12 @@ def check_sql(sql: str, tables: set[str]) -> exp.Expression:
                 raise SQLRefused(
                     f"unknown table {name!r}; source tables: {', '.join(sorted(tables))}"
                 )
-        if isinstance(node, exp.Anonymous | exp.Func) and _is_file_function(node):
-            raise SQLRefused(f"function {_func_name(node)}() reads files; not allowed")
-        if isinstance(node, exp.Anonymous | exp.Func) and _func_name(node) in _SETTING_FUNCS:
-            raise SQLRefused(f"function {_func_name(node)}() reads the server's settings; "
-                             "not allowed")
+        if isinstance(node, exp.Anonymous | exp.Func):
+            if _is_file_function(node):
+                raise SQLRefused(f"function {_func_name(node)}() reads files; not allowed")
+            if _func_name(node) in _SETTING_FUNCS:
+                raise SQLRefused(f"function {_func_name(node)}() reads the server's settings; "
+                                 "not allowed")
     joined = [t for t in tree.find_all(exp.Table)]
     if len(joined) > MAX_TABLES_IN_QUERY:
         raise SQLRefused(f"at most {MAX_TABLES_IN_QUERY} table references per query")

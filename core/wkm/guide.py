@@ -85,8 +85,6 @@ def load(root: Path, kb: str, paradigm: str | None = None) -> Knowledge | None:
     try:
         version = store.version(kb)
     except StoreBusy:  # writers held the store past the wait: keep the last knowledge read
-        with _CACHE_LOCK:
-            cached = _CACHE.get(key)
         return cached[1] if cached is not None else None
     knowledge = None
     if version and (version[0] or version[2]):
