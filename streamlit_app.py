@@ -19,9 +19,11 @@ pg = st.navigation(
     [
         st.Page("pages/ask.py", title="Ask", icon="💬", default=True),
         st.Page("pages/compare.py", title="Compare", icon="⚖️"),
+        st.Page("pages/evaluate.py", title="Evaluate", icon="📊"),
         st.Page("pages/kg_editor.py", title="KG editor", icon="✏️"),
         st.Page("pages/sources.py", title="Sources", icon="🗂️"),
         st.Page("pages/knowledge.py", title="Knowledge", icon="🧠"),
+        st.Page("pages/data.py", title="Data", icon="📥"),
         st.Page("pages/settings.py", title="Settings", icon="⚙️"),
     ]
 )

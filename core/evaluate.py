@@ -6,10 +6,12 @@ Evaluation never learns: gold answers are only compared against, never stored as
 from __future__ import annotations
 
 import csv
+import io
+import random
 import re
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import InitVar, dataclass, field, fields
 from pathlib import Path
 
 from core.engine import Engine
@@ -73,13 +75,38 @@ class QuestionResult:
     tied: int = 1  # answers sharing the top score (Hits@1 needs all of them gold)
     support: str = ""  # the run's support status (core.support)
     claims: dict[str, int] = field(default_factory=dict)  # the LLM's claims per status
+    # The run itself, for the Evaluate page to open. An InitVar, not a field: asdict(),
+    # details() and the stored row never carry (or deep-copy) a whole trace.
+    trace: InitVar[Trace | None] = None
+
+    def __post_init__(self, trace: Trace | None) -> None:
+        self.trace = trace
+
+    def record(self) -> dict:
+        """Every field as plain data, without the trace: what is stored per question."""
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
 
     def details(self) -> dict:
         """One line of `knowloop eval --details`: what a user needs to see why it failed."""
-        row = asdict(self)
+        row = self.record()
         row["predicted"] = self.predicted[:10]
         row["n_predicted"] = len(self.predicted)
         return row
+
+    @classmethod
+    def from_record(cls, data: dict) -> QuestionResult:
+        """Inverse of record() (unknown keys, e.g. n_predicted of details(), are ignored)."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def _plain(value):
+    """A copy of a field's value (lists and dicts are copied so a record never aliases)."""
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, dict):
+        return dict(value)
+    return value
 
 
 def read_questions(
@@ -90,28 +117,67 @@ def read_questions(
     if not path.is_file():
         raise ValueError(f"no such question file: {path}")
     with open(path, newline="", encoding="utf-8") as fh:
-        reader = csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
-        fields = reader.fieldnames or []
-        if "question" not in fields or "answers" not in fields:
-            raise ValueError(
-                f"{path.name}: need a TSV header with columns 'question' and 'answers' (found: "
-                f"{', '.join(fields) or 'nothing'})"
-            )
-        out = []
-        for i, row in enumerate(reader, start=2):
-            q = (row.get("question") or "").strip()
-            if not q:
-                continue
-            if strip_brackets:
-                q = re.sub(r"\[([^\]]*)\]", r"\1", q)
-            answers = [a.strip() for a in (row.get("answers") or "").split("|") if a.strip()]
-            extra = {
-                k: (v or "") for k, v in row.items() if k not in ("question", "answers") and k
-            }
-            out.append(LabelledQuestion(i, q, answers, extra))
-            if limit and len(out) >= limit:
-                break
+        return _parse(fh, path.name, limit, strip_brackets)
+
+
+def parse_question_file(
+    data: bytes, name: str, *, strip_brackets: bool = False
+) -> list[LabelledQuestion]:
+    """An uploaded (or picked) question file, checked whole: empty, binary, not UTF-8, without
+    the header columns or without a single question each raise one ValueError saying so, so
+    the page shows one message and runs nothing."""
+    if not data.strip():
+        raise ValueError(f"{name}: the file is empty")
+    if b"\x00" in data:
+        raise ValueError(f"{name}: this is a binary file, not a TSV question file")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"{name}: not UTF-8 text (byte {exc.start} cannot be read); save it as UTF-8"
+        ) from None
+    questions = _parse(io.StringIO(text, newline=""), name, None, strip_brackets)
+    if not questions:
+        raise ValueError(f"{name}: no questions found (every 'question' cell is empty)")
+    return questions
+
+
+def _parse(
+    fh: Iterable[str], name: str, limit: int | None, strip_brackets: bool
+) -> list[LabelledQuestion]:
+    reader = csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
+    fields_ = reader.fieldnames or []
+    if "question" not in fields_ or "answers" not in fields_:
+        raise ValueError(
+            f"{name}: need a TSV header with columns 'question' and 'answers' (found: "
+            f"{', '.join(fields_) or 'nothing'})"
+        )
+    out = []
+    for i, row in enumerate(reader, start=2):
+        q = (row.get("question") or "").strip()
+        if not q:
+            continue
+        if strip_brackets:
+            q = re.sub(r"\[([^\]]*)\]", r"\1", q)
+        answers = [a.strip() for a in (row.get("answers") or "").split("|") if a.strip()]
+        extra = {k: (v or "") for k, v in row.items() if k not in ("question", "answers") and k}
+        out.append(LabelledQuestion(i, q, answers, extra))
+        if limit and len(out) >= limit:
+            break
     return out
+
+
+def sample_questions(
+    questions: list[LabelledQuestion], n: int, *, seed: int | None = None
+) -> list[LabelledQuestion]:
+    """The first `n` questions, or (with a seed) `n` drawn at random, the same for the same
+    seed, kept in file order so two evaluations of one sample line up row by row."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"the sample size must be at least 1, not {n!r}")
+    if seed is None or n >= len(questions):
+        return questions[:n]
+    picked = random.Random(seed).sample(range(len(questions)), n)
+    return [questions[i] for i in sorted(picked)]
 
 
 def evaluate(
@@ -123,51 +189,77 @@ def evaluate(
     settings: LoopSettings | None = None,
     progress: Callable[[Iterator], Iterator] = lambda it: it,
 ) -> tuple[dict, list[QuestionResult]]:
-    engine.kg(kb)  # load before timing: latency excludes the cold start
-    results = []
-    for item in progress(questions):
-        t0 = time.perf_counter()
-        error = None
-        quality = (0, 0, 0)
-        path, support, claims = "", "", {}
-        try:
-            trace = engine.ask(item.question, kb=kb, paradigm=paradigm, settings=settings)
-            predicted, tied = trace.answer_labels, tied_at_top(trace.answers)
-            usage = trace.usage()
-            error = trace.error
-            quality = step_quality(trace)
-            path = evidence_path(trace)
-            support = trace.support.status if trace.support else ""
-            claims = trace.claim_counts if trace.claims else {}
-        except ValueError as exc:
-            predicted, usage, error, tied = [], {}, str(exc), 1
-        latency = (time.perf_counter() - t0) * 1000
-        results.append(
-            QuestionResult(
-                question=item.question,
-                gold=item.answers,
-                predicted=predicted,
-                hits_at_1=hits_at_1(predicted, item.answers, tied),
-                exact_match=exact_match(predicted, item.answers),
-                f1=f1(predicted, item.answers),
-                latency_ms=latency,
-                llm_calls=int(usage.get("llm_calls", 0)),
-                prompt_tokens=int(usage.get("prompt_tokens", 0)),
-                completion_tokens=int(usage.get("completion_tokens", 0)),
-                cost_usd=float(usage.get("cost_usd", 0.0)),
-                error=error,
-                steps=quality[0],
-                invalid_steps=quality[1],
-                useless_steps=quality[2],
-                path=path,
-                line=item.line,
-                extra=item.extra,
-                tied=tied,
-                support=support,
-                claims=claims,
-            )
-        )
+    """Run every question and summarise (the CLI's `eval`); `progress` wraps the questions."""
+    results = list(
+        evaluate_iter(engine, progress(questions), kb=kb, paradigm=paradigm, settings=settings)
+    )
     return summarize(paradigm, results), results
+
+
+def evaluate_iter(
+    engine: Engine,
+    questions: Iterable[LabelledQuestion],
+    *,
+    kb: str | None = None,
+    paradigm: str = "kg-only",
+    settings: LoopSettings | None = None,
+) -> Iterator[QuestionResult]:
+    """One QuestionResult (with its trace) as each question finishes: the CLI collects them,
+    the Evaluate page stores and draws each one, so a stopped evaluation keeps what it did."""
+    engine.kg(kb)  # load before timing: latency excludes the cold start
+    for item in questions:
+        yield score_question(engine, item, kb=kb, paradigm=paradigm, settings=settings)
+
+
+def score_question(
+    engine: Engine,
+    item: LabelledQuestion,
+    *,
+    kb: str | None,
+    paradigm: str,
+    settings: LoopSettings | None,
+) -> QuestionResult:
+    """Ask one labelled question and score it against its gold answers (never learning)."""
+    t0 = time.perf_counter()
+    error, trace = None, None
+    quality = (0, 0, 0)
+    path, support, claims = "", "", {}
+    try:
+        trace = engine.ask(item.question, kb=kb, paradigm=paradigm, settings=settings)
+        predicted, tied = trace.answer_labels, tied_at_top(trace.answers)
+        usage = trace.usage()
+        error = trace.error
+        quality = step_quality(trace)
+        path = evidence_path(trace)
+        support = trace.support.status if trace.support else ""
+        claims = trace.claim_counts if trace.claims else {}
+    except ValueError as exc:
+        predicted, usage, error, tied = [], {}, str(exc), 1
+    latency = (time.perf_counter() - t0) * 1000
+    return QuestionResult(
+        question=item.question,
+        gold=item.answers,
+        predicted=predicted,
+        hits_at_1=hits_at_1(predicted, item.answers, tied),
+        exact_match=exact_match(predicted, item.answers),
+        f1=f1(predicted, item.answers),
+        latency_ms=latency,
+        llm_calls=int(usage.get("llm_calls", 0)),
+        prompt_tokens=int(usage.get("prompt_tokens", 0)),
+        completion_tokens=int(usage.get("completion_tokens", 0)),
+        cost_usd=float(usage.get("cost_usd", 0.0)),
+        error=error,
+        steps=quality[0],
+        invalid_steps=quality[1],
+        useless_steps=quality[2],
+        path=path,
+        line=item.line,
+        extra=item.extra,
+        tied=tied,
+        support=support,
+        claims=claims,
+        trace=trace,
+    )
 
 
 def evidence_path(trace: Trace) -> str:

@@ -615,32 +615,41 @@ def _collision(exc: Exception) -> bool:
 
 
 def _ensure_schema(con: duckdb.DuckDBPyConnection, *, create: bool = True) -> bool:
-    """Create the tables on first use and refuse a store written by a newer KnowLoop; False
-    when they do not exist and `create` is off (a read-only look).
+    return ensure_schema(con, _SCHEMA, STORE_SCHEMA_VERSION, "run store", create=create)
+
+
+def ensure_schema(
+    con: duckdb.DuckDBPyConnection,
+    statements: Iterable[str],
+    version: int,
+    what: str,
+    *,
+    create: bool = True,
+) -> bool:
+    """Create a store's tables on first use and refuse a store written by a newer KnowLoop;
+    False when they do not exist and `create` is off (a read-only look).
 
     The common case (schema present) costs one query; the version row is written last, in
     the same transaction as the tables, so a store is either fully created or not at all.
     """
     try:
         row = con.execute("SELECT max(version) FROM schema_version").fetchone()
-        version = row[0] if row else None
+        found = row[0] if row else None
     except duckdb.CatalogException:
-        version = None
-    if version is None:
+        found = None
+    if found is None:
         if not create:
             return False
         con.execute("BEGIN TRANSACTION")
-        for statement in _SCHEMA:
+        for statement in statements:
             con.execute(statement)
         con.execute(
             "INSERT INTO schema_version SELECT ? WHERE NOT EXISTS (SELECT 1 FROM schema_version)",
-            [STORE_SCHEMA_VERSION],
+            [version],
         )
         con.execute("COMMIT")
-    elif version > STORE_SCHEMA_VERSION:
-        raise ValueError(
-            f"the run store was made by a newer KnowLoop (schema {version}); upgrade KnowLoop"
-        )
+    elif found > version:
+        raise ValueError(f"the {what} was made by a newer KnowLoop (schema {found}); upgrade")
     return True
 
 

@@ -5,6 +5,7 @@ Layout (``$KNOWLOOP_HOME``, default ``~/.knowloop``)::
     kbs/<name>/store/          Oxigraph store (RocksDB files)
     kbs/<name>/index.pickle    derived index (labels, relation stats, roles)
     kbs/<name>/meta.json       source file, content hash, counts, import report
+    kbs/<name>/questions/      labelled question files kept with the KB (TSV)
 
 Imports build in a temporary directory and appear with one atomic rename, so a failed or
 interrupted import leaves the workspace exactly as it was. What a killed import leaves behind
@@ -25,7 +26,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -45,13 +46,19 @@ from core.kg.edits import (
 from core.kg.importer import KBFileError, KBStream, kb_base_iri, stream_kb_file
 from core.kg.store import KGIndex, KnowledgeGraph, build_index, ntriples_triples, save_index
 from core.kg.terms import is_literal_id
-from core.locks import file_lock, try_file_lock
+from core.locks import LockTimeout, file_lock, try_file_lock
 
 DEFAULT_KB = "metaqa"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+QUESTIONS_DIR = "questions"  # kbs/<name>/questions/*.tsv: labelled questions kept with a KB
 STAGING_PREFIX = ".import-"  # kbs/.import-<name>-<random>: an import in progress (or killed)
 LEGACY_TRASH_PREFIX = ".old-"  # kbs/.old-<name>-<pid>: a replaced KB, from before the locks
+DELETE_WAIT_S = 30.0  # how long delete_kb waits for an edit of the KB to finish
+
+ImportProgress = Callable[[float, str], None]  # share done (0..1), the phase in words
+# Where each phase of an import starts, as a share of the whole (loading is the long one).
+_LOADING, _INDEXING, _SAVING = 0.05, 0.7, 0.9
 
 
 def default_home() -> Path:
@@ -102,6 +109,28 @@ class Workspace:
 
     def kb_info(self, name: str) -> KBInfo:
         return KBInfo(**json.loads((self.kbs_dir / name / "meta.json").read_text()))
+
+    # -- question files (labelled TSVs that came with a KB: examples, evaluation) ----------
+    def question_files(self, name: str) -> list[Path]:
+        """The labelled question files of a KB: those uploaded with it (``kbs/<name>/questions``)
+        and, for the bundled default, the dev sets shipped in kb_data/."""
+        own = sorted((self.kbs_dir / name / QUESTIONS_DIR).glob("*.tsv")) if name else []
+        if name == DEFAULT_KB:
+            own += sorted(bundled_kb_dir().glob("qa_*.tsv"))
+        return own
+
+    def add_question_file(self, name: str, path: Path | str, filename: str) -> Path:
+        """Keep a (checked) question file with KB `name`; written whole, then renamed in."""
+        if not self._has_kb(name):
+            raise KBFileError(f"no KB named {name!r}")
+        stem = _slug(Path(filename).stem) or "questions"
+        target_dir = self.kbs_dir / name / QUESTIONS_DIR
+        target_dir.mkdir(exist_ok=True)
+        target = target_dir / f"{stem}.tsv"
+        tmp = target_dir / f".{stem}.tsv.part"
+        shutil.copyfile(path, tmp)
+        os.replace(tmp, target)
+        return target
 
     def resolve(self, spec: str | None = None) -> str:
         """A KB name from `--kb`: None (the bundled default, seeded on first use), an imported
@@ -156,12 +185,19 @@ class Workspace:
         replace: bool = False,
         digest: str | None = None,
         schema: Path | str | None = None,
+        progress: ImportProgress | None = None,
+        source: str | None = None,
     ) -> KBInfo:
         """Import a KB file atomically; raise KBFileError (workspace unchanged) on bad input.
 
         `schema` is an optional Turtle file documenting relations (skos:altLabel, rdfs:label,
         rdfs:comment); its relative IRIs resolve against the KB namespace (``<r/name>``).
+        `progress` is told the share done and the phase ("loading triples", "indexing", …),
+        rising to 1.0 on success, so the app can draw a bar for a large file. Replacing a KB
+        keeps the question files uploaded with it (``questions/``). `source` is what meta.json
+        records as the origin (default: the file's path; an upload names the uploaded file).
         """
+        report = progress or _no_progress
         started = time.perf_counter()
         path = Path(path).expanduser()
         if not path.is_file():
@@ -182,22 +218,29 @@ class Workspace:
             if target.exists():
                 info = self.kb_info(name) if (target / "meta.json").exists() else None
                 if info and info.sha256 == digest:
+                    report(1.0, "already imported")
                     return info
                 if not replace:
                     raise KBFileError(
                         f"a different KB named {name!r} exists; choose another name or replace it"
                     )
-            stream = stream_kb_file(path, kb_name=name, skip_bad=skip_bad)
+            report(0.0, "reading the file")
+            stream = stream_kb_file(
+                path,
+                kb_name=name,
+                skip_bad=skip_bad,
+                progress=_loading_progress(report) if progress else None,  # none: no cost
+            )
             extra = _schema_ntriples(Path(schema), kb_base_iri(name)) if schema else ""
             created = not self.kbs_dir.exists()
             self.kbs_dir.mkdir(parents=True, exist_ok=True)
             try:
                 with _staging_dir(self.kbs_dir, name) as tmp:
-                    index = _load_and_index(stream, extra, tmp)
+                    index = _load_and_index(stream, extra, tmp, report)
                     parsed = stream.result()
                     info = KBInfo(
                         name=name,
-                        source=str(path.resolve()),
+                        source=source or str(path.resolve()),
                         sha256=digest,
                         format=parsed.format,
                         # counted on the index, so labels and schema triples are not data
@@ -210,13 +253,39 @@ class Workspace:
                     )
                     (tmp / "meta.json").write_text(json.dumps(asdict(info), indent=2))
                     (tmp / EDIT_LOCK).touch()  # so opening the KB to read never creates a file
+                    _carry_questions(target, tmp)
                     self._open.pop(name, None)
                     _swap_in(tmp, target)
             except BaseException:
                 if created:  # leave the workspace exactly as it was
                     shutil.rmtree(self.kbs_dir, ignore_errors=True)
                 raise
+        report(1.0, "done")
         return info
+
+    def delete_kb(self, name: str) -> None:
+        """Remove a KB whole: under the workspace lock (no import of it meanwhile) and its edit
+        lock (no edit half-written), it is renamed into a locked staging directory in one step,
+        then removed; a kill in between leaves staging that the next sweep removes. The
+        bundled default is refused: every command would import it again."""
+        if name == DEFAULT_KB:
+            raise KBFileError(
+                f"{DEFAULT_KB!r} is the bundled default KB and cannot be deleted "
+                "(replace it with another file instead)"
+            )
+        with self._lock():
+            if not self._has_kb(name):
+                raise KBFileError(f"no KB named {name!r}")
+            target = self.kbs_dir / name
+            try:
+                with _staging_dir(self.kbs_dir, name) as trash:
+                    with file_lock(target / EDIT_LOCK, timeout_s=DELETE_WAIT_S):
+                        os.rename(target, trash)  # onto the empty staging directory
+                    self._open.pop(name, None)
+            except LockTimeout:
+                raise KBFileError(
+                    f"KB {name!r} is being edited; try deleting it again in a moment"
+                ) from None
 
     def _lock(self):
         """Serialise imports between processes (CLI and app may run side by side)."""
@@ -347,6 +416,23 @@ def _restore_or_remove(trash: Path, target: Path) -> None:
     shutil.rmtree(trash, ignore_errors=True)
 
 
+def _no_progress(share: float, phase: str) -> None:
+    """The default progress callback: nobody is watching."""
+
+
+def _loading_progress(report: ImportProgress) -> Callable[[float], None]:
+    """The importer's share of lines read, mapped onto the loading phase of the whole."""
+    return lambda share: report(_LOADING + (_INDEXING - _LOADING) * share, "loading triples")
+
+
+def _carry_questions(old_kb: Path, new_kb: Path) -> None:
+    """A replaced KB's question files go with its successor (copied: the old KB stays whole
+    until the swap)."""
+    questions = old_kb / QUESTIONS_DIR
+    if questions.is_dir():
+        shutil.copytree(questions, new_kb / QUESTIONS_DIR)
+
+
 def _schema_ntriples(schema: Path, base_iri: str) -> str:
     try:
         triples = ox.parse(path=str(schema), format=ox.RdfFormat.TURTLE, base_iri=base_iri)
@@ -355,7 +441,9 @@ def _schema_ntriples(schema: Path, base_iri: str) -> str:
         raise KBFileError(f"schema file {schema.name}: {exc}") from None
 
 
-def _load_and_index(stream: KBStream, extra: str, kb_dir: Path) -> KGIndex:
+def _load_and_index(
+    stream: KBStream, extra: str, kb_dir: Path, report: ImportProgress = _no_progress
+) -> KGIndex:
     """Bulk-load the store piece by piece while the file is still being converted, then index
     it while the last pieces load: the loader runs in Rust without the GIL, so conversion,
     loading and indexing overlap (measured ~1.8 s instead of ~2.9 s for the bundled KB).
@@ -386,9 +474,11 @@ def _load_and_index(stream: KBStream, extra: str, kb_dir: Path) -> KGIndex:
     finally:
         pieces.put(None)  # also on a conversion error: the loader stops, the caller cleans up
     try:
+        report(_INDEXING, "indexing")
         index = build_index(itertools.chain.from_iterable(map(ntriples_triples, texts)))
     finally:
         loader.join()
+    report(_SAVING, "saving")
     if failure:
         raise failure[0]
     save_index(index, kb_dir / "index.pickle")

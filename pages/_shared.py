@@ -7,7 +7,6 @@ Pages stay UI-only; anything that touches the engine goes through here or throug
 from __future__ import annotations
 
 import os
-import random
 import re
 import threading
 from collections.abc import Iterable
@@ -16,14 +15,12 @@ import streamlit as st
 
 from core import app_settings, paradigms
 from core.engine import Engine
-from core.evaluate import read_questions
+from core.examples import Examples, examples_for
 from core.feedback import FeedbackLoop
 from core.llm.client import warm_up
 from core.trace import Triple
-from core.workspace import Workspace, bundled_kb_dir, default_home
+from core.workspace import DEFAULT_KB, Workspace, default_home
 
-EXAMPLE_SEED = 7
-_HOPS = (1, 1, 2, 3)  # examples drawn per dev set: two 1-hop, one 2-hop, one 3-hop
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~])")
 
 
@@ -34,10 +31,10 @@ def _engine_for(home: str) -> Engine:
 
 
 @st.cache_resource(show_spinner="Opening the knowledge graph (the first start imports it)…")
-def _default_kb_opened(home: str) -> bool:
-    """Open the default KB once, doing the one-off import and the relation semantics before
-    any user waits on a question."""
-    _engine_for(home).prepare()
+def _kb_prepared(home: str, kb: str) -> bool:
+    """Open a KB once per process, doing the one-off import of the bundled one and the
+    relation semantics before any user waits on a question."""
+    _engine_for(home).prepare(None if kb == DEFAULT_KB else kb)
     return True
 
 
@@ -79,11 +76,11 @@ def _warm_up_once(model: str) -> bool:
 def get_engine(*, open_default: bool = True) -> Engine:
     """The shared Engine for the current $KNOWLOOP_HOME (keyed by it, so tests can isolate).
 
-    `open_default=False` skips opening (and on a fresh workspace importing) the bundled KB:
-    the KG editor works on whichever KB the user picks."""
+    By default the chosen KB (the bundled one until `choose_kb` says otherwise) is opened and
+    prepared first, under a spinner; `open_default=False` skips that (listing KBs, editing)."""
     home = str(default_home())
     if open_default:
-        _default_kb_opened(home)
+        _kb_prepared(home, current_kb() or DEFAULT_KB)
     return _engine_for(home)
 
 
@@ -100,6 +97,89 @@ def kb_names_importing_default(ws: Workspace) -> list[str] | None:
             st.error(f"Cannot open the bundled knowledge graph: {exc}")
             return None
     return ws.kb_names()
+
+
+# -- the one KB choice every page shares ----------------------------------------------------
+KB_KEY = "kb"  # the chosen KB's name: plain session state, so it outlives each page's widgets
+_KB_WIDGET = "kb_picker"
+
+
+_NAVIGATION_CHECKED = "_app_navigation_checked"
+
+
+def use_app_navigation() -> None:
+    """Run every page through streamlit_app.py's navigation, even on a fresh server whose
+    first request names a page (a bookmark, a reload of /data): Streamlit then runs that page
+    file bare, in its legacy pages/-folder mode (every file of pages/ listed as a page, no
+    icons), until some session has run the navigation once. Leave that mode and run again."""
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if get_script_run_ctx() is None or st.session_state.get(_NAVIGATION_CHECKED):
+        return
+    st.session_state[_NAVIGATION_CHECKED] = True  # a session's first run is the one at stake
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+def choose_kb() -> str | None:
+    """Draw the one knowledge-graph picker (sidebar) and return the chosen KB's name.
+
+    Every page calls this once at its top. The choice lives in session state (kept across
+    pages) and in the URL's ``?kb=`` (kept across reloads and shareable); the bundled
+    default until the user picks another. None (after a readable error) when no KB opens."""
+    use_app_navigation()
+    names = kb_names_importing_default(get_engine(open_default=False).workspace)
+    if not names:
+        return None
+    state = st.session_state
+    chosen = state.get(KB_KEY) or st.query_params.get("kb")
+    if chosen not in names:  # deleted meanwhile, or a stale link
+        chosen = DEFAULT_KB if DEFAULT_KB in names else names[0]
+    state[KB_KEY] = state[_KB_WIDGET] = chosen
+    st.sidebar.selectbox(
+        "Knowledge graph",
+        names,
+        key=_KB_WIDGET,
+        on_change=_kb_picked,
+        help="the KB every page works on; import your own on the Data page",
+    )
+    if st.query_params.get("kb") != chosen:
+        st.query_params["kb"] = chosen
+    return chosen
+
+
+def _kb_picked() -> None:
+    st.session_state[KB_KEY] = st.session_state[_KB_WIDGET]
+
+
+# -- what a page showed, kept while the user visits other pages ---------------------------------
+def keep_widgets(page: str, keys: tuple[str, ...]) -> None:
+    """Remember the values a form was submitted with: Streamlit drops a widget's state when
+    another page runs, so without this a returning user would see the run on show beside an
+    empty question box and the default paradigm."""
+    state = st.session_state
+    state[f"{page}_kept"] = {k: state[k] for k in keys if k in state}
+
+
+def restore_widgets(page: str) -> None:
+    """Put back what `keep_widgets` remembered, for the widgets whose state was dropped."""
+    for key, value in (st.session_state.get(f"{page}_kept") or {}).items():
+        if key not in st.session_state:
+            st.session_state[key] = value
+
+
+def forget_page(page: str, keys: tuple[str, ...]) -> None:
+    """Drop a page's kept run and form (the user chose another KB: they belong to the old)."""
+    st.session_state.pop(f"{page}_kept", None)
+    for key in keys:
+        st.session_state.pop(key, None)
+
+
+def current_kb() -> str | None:
+    """The KB chosen with `choose_kb` (None before any page drew the picker)."""
+    return st.session_state.get(KB_KEY)
 
 
 def pick_entity(kg, query_key: str, pick_key: str, placeholder: str, radio: bool = False):
@@ -164,22 +244,20 @@ def describe_paradigm(name: str) -> str:
     return paradigms.describe(name)
 
 
-@st.cache_data(show_spinner=False)
-def example_questions(seed: int = EXAMPLE_SEED) -> list[str]:
-    """A stable handful of dev-set questions (fixed seed), brackets stripped."""
-    rng = random.Random(seed)
-    picked: list[str] = []
-    for hop in sorted(set(_HOPS)):
-        questions = _dev_questions(hop)
-        picked += rng.sample(questions, min(_HOPS.count(hop), len(questions)))
-    return picked
+def example_questions(kb: str | None) -> Examples:
+    """A stable handful of the chosen KB's own questions (its question files, else written
+    from its relations); recomputed when the KB is re-imported or gets new question files."""
+    if not kb:
+        return Examples([], "")
+    ws = get_engine(open_default=False).workspace
+    files = ws.question_files(kb)
+    stamp = (ws.kb_info(kb).imported_at, *((p.name, p.stat().st_mtime) for p in files))
+    return _examples(str(ws.root), kb, stamp)
 
 
-def _dev_questions(hop: int) -> list[str]:
-    path = bundled_kb_dir() / f"qa_dev_{hop}hop.tsv"
-    if not path.is_file():
-        return []
-    return [q.question for q in read_questions(path, strip_brackets=True)]
+@st.cache_data(show_spinner=False, max_entries=32)
+def _examples(home: str, kb: str, stamp: tuple) -> Examples:  # noqa: ARG001 — the cache key
+    return examples_for(_engine_for(home).workspace, kb)
 
 
 def md(text: object) -> str:

@@ -31,19 +31,29 @@ from pages._render import (
     status_label,
 )
 from pages._shared import (
+    choose_kb,
     describe_paradigm,
     example_questions,
     feedback_loop,
+    forget_page,
     get_engine,
+    keep_widgets,
     md,
     paradigm_names,
     parse_lines,
+    restore_widgets,
     triple_line,
     warm_up_llm,
 )
 
 TRACE_KEY, ERROR_KEY, QUESTION_KEY = "ask_trace", "ask_error", "question"
 RUN_KEY = "ask_run"  # (run id or None, error or None) of the trace on show
+PAGE = "ask"
+# the form's widgets: kept with the run they started, so a returning user sees both together
+FORM_KEYS = (
+    QUESTION_KEY, "paradigm", "max_steps", "threshold", "opt_model", "opt_judge", "opt_width",
+    "opt_prior", "opt_planning", "opt_u", "opt_w", "opt_n", "opt_k", "opt_gamma", "opt_refresh",
+)  # fmt: skip
 RATINGS = {"👍 good": 1, "👎 bad": -1}
 REFRESH = {
     "always": "refresh every step (Alg. 1)",
@@ -66,12 +76,13 @@ def fill_question(text: str) -> None:
     st.session_state[QUESTION_KEY] = text
 
 
-def render_examples() -> None:
-    examples = example_questions()
-    if not examples:
+def render_examples(kb: str) -> None:
+    examples = example_questions(kb)
+    if not examples.questions:
         return
-    st.caption("Examples from the MetaQA dev set — click one to fill the box:")
-    for i, (col, text) in enumerate(zip(st.columns(len(examples)), examples, strict=True)):
+    st.caption(f"Examples from {md(examples.origin)} — click one to fill the box:")
+    questions = examples.questions
+    for i, (col, text) in enumerate(zip(st.columns(len(questions)), questions, strict=True)):
         col.button(
             text,
             key=f"example_{i}",
@@ -186,12 +197,14 @@ def render_form() -> Request | None:
 
 
 # -- running ---------------------------------------------------------------------------------
-def start_run(req: Request) -> Iterator[Step | Trace] | None:
+def start_run(req: Request, kb: str) -> Iterator[Step | Trace] | None:
     """Start the engine's stream; a refused question becomes a stored error, not a traceback."""
     if req.settings is None:
         return None
     try:
-        return get_engine().stream(req.question, paradigm=req.paradigm, settings=req.settings)
+        return get_engine().stream(
+            req.question, kb=kb, paradigm=req.paradigm, settings=req.settings
+        )
     except ValueError as exc:  # QuestionError, unknown paradigm, KB problems
         st.session_state[ERROR_KEY] = str(exc)
         return None
@@ -431,17 +444,25 @@ def save_feedback(run_id: int, key: str) -> None:
 # -- page ------------------------------------------------------------------------------------
 def main() -> None:
     st.title("Ask")
+    kb = choose_kb()
+    if kb is None:
+        return
+    shown = st.session_state.get(TRACE_KEY)
+    if shown is not None and shown.kb != kb:  # another KB was chosen: that run is not this KB's
+        forget_page(PAGE, (TRACE_KEY, ERROR_KEY, RUN_KEY, *FORM_KEYS))
+    restore_widgets(PAGE)
     st.markdown(
-        "Ask a question about movies: KnowLoop reasons over the knowledge graph in a loop "
-        "and shows every step — the query, what it found, and how the judge scored it."
+        f"Ask a question about **{md(kb)}**: KnowLoop reasons over the knowledge graph in a "
+        "loop and shows every step — the query, what it found, and how the judge scored it."
     )
-    render_examples()
+    render_examples(kb)
     req = render_form()
     card = st.container()  # the answer comes first, above the steps
     if req is not None:
         for state_key in (TRACE_KEY, ERROR_KEY, RUN_KEY):
             st.session_state.pop(state_key, None)
-        stream = start_run(req)
+        keep_widgets(PAGE, FORM_KEYS)
+        stream = start_run(req, kb)
         trace = run_live(stream, req.settings.threshold) if stream is not None else None
     else:
         trace = st.session_state.get(TRACE_KEY)

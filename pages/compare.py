@@ -15,9 +15,21 @@ import streamlit as st
 from core import app_settings
 from core.compare import Comparison, compare_stream
 from pages._render import render_answer_card, render_step, status_label
-from pages._shared import example_questions, get_engine, md, paradigm_names, warm_up_llm
+from pages._shared import (
+    choose_kb,
+    example_questions,
+    forget_page,
+    get_engine,
+    keep_widgets,
+    md,
+    paradigm_names,
+    restore_widgets,
+    warm_up_llm,
+)
 
 RESULT_KEY, ERROR_KEY = "cmp_results", "cmp_error"
+PAGE = "cmp"
+FORM_KEYS = ("cmp_question", "cmp_paradigms", "cmp_gold", "cmp_max_steps", "cmp_threshold")
 DEFAULT = ["kg-only", "llmxkg"]
 # the bar charts: (row column, title); one is left out when every paradigm's value is 0
 CHARTS = (("tokens", "Tokens"), ("cost_usd", "Cost (USD)"), ("engine_ms", "Engine time (ms)"))
@@ -32,9 +44,9 @@ class Request:
     threshold: float
 
 
-def render_form() -> Request | None:
+def render_form(kb: str) -> Request | None:
     names = paradigm_names()
-    examples = example_questions()
+    examples = example_questions(kb).questions
     saved = app_settings.load()
     with st.form("cmp_form", border=False):
         question = st.text_input(
@@ -59,7 +71,7 @@ def render_form() -> Request | None:
     return Request(question, chosen, gold_answers, int(max_steps), float(threshold))
 
 
-def run(req: Request) -> None:
+def run(req: Request, kb: str) -> None:
     """Run the paradigms concurrently; each column shows its latest step as it happens."""
     st.session_state.pop(RESULT_KEY, None)
     st.session_state.pop(ERROR_KEY, None)
@@ -70,7 +82,7 @@ def run(req: Request) -> None:
             threshold=req.threshold,
         )
         events = compare_stream(get_engine(), req.question, req.paradigms, settings,
-                                gold=req.gold or None)  # fmt: skip
+                                kb=kb, gold=req.gold or None)  # fmt: skip
         columns = st.columns(len(req.paradigms)) if req.paradigms else []
         live = []
         for col, name in zip(columns, req.paradigms, strict=True):
@@ -92,15 +104,16 @@ def run(req: Request) -> None:
         st.session_state[ERROR_KEY] = str(exc)
         return
     ordered = [results[i] for i in range(len(req.paradigms))]
-    st.session_state[RESULT_KEY] = (req.question, req.gold, ordered)
+    st.session_state[RESULT_KEY] = (req.question, req.gold, ordered, kb)
     st.rerun()  # draw the results from the stored comparison, without the live columns
 
 
-def render_results(question: str, gold: list[str], results: list[Comparison]) -> None:
+def render_results(question: str, gold: list[str], results: list[Comparison], kb: str) -> None:
     rows = pd.DataFrame([r.row() for r in results])
     if not gold:
         rows = rows.drop(columns=["correct"])
     st.subheader(f"“{question}”")
+    st.caption(f"on {md(kb)}")
     st.dataframe(
         rows,
         hide_index=True,
@@ -146,10 +159,21 @@ def render_column(result: Comparison) -> None:
 
 def main() -> None:
     st.title("Compare")
-    st.markdown("Run the reasoning paradigms on the same question and compare answers and costs.")
-    request = render_form()
+    kb = choose_kb()
+    if kb is None:
+        return
+    shown = st.session_state.get(RESULT_KEY)
+    if shown is not None and shown[-1] != kb:  # another KB was chosen
+        forget_page(PAGE, (RESULT_KEY, ERROR_KEY, *FORM_KEYS))
+    restore_widgets(PAGE)
+    st.markdown(
+        f"Run the reasoning paradigms on the same question about **{md(kb)}** and compare "
+        "answers and costs."
+    )
+    request = render_form(kb)
     if request is not None:
-        run(request)
+        keep_widgets(PAGE, FORM_KEYS)
+        run(request, kb)
     if error := st.session_state.get(ERROR_KEY):
         st.error(f"Cannot compare: {error}")
     if RESULT_KEY in st.session_state:

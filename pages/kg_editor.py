@@ -25,12 +25,12 @@ from core.kg.edits import Edit, EditConflict, KBEditor
 from core.kg.store import KnowledgeGraph
 from core.report import strip_remote
 from core.trace import Triple
-from core.workspace import DEFAULT_KB, Workspace
+from core.workspace import Workspace
 from pages._shared import (
+    choose_kb,
     diff_text,
     feedback_loop,
     get_engine,
-    kb_names_importing_default,
     md,
     pick_entity,
 )
@@ -47,7 +47,7 @@ EXPORTS = [  # label, file suffix, MIME type
 ]
 
 # session-state keys
-KB, WHO, QUERY, PICK = "kge_kb", "kge_who", "kge_query", "kge_pick"
+WHO, QUERY, PICK = "kge_who", "kge_query", "kge_pick"
 WHY, ALLOW_NEW, ENTRY = "kge_why", "kge_allow_new", "kge_entry"
 LOADED = "kge_loaded"  # the table being edited: kb, node, version, triples, widget key
 LAST = "kge_last"  # the last accepted change and its re-ask state
@@ -560,16 +560,10 @@ def _when(at: float | None) -> str:
 
 
 # -- page ------------------------------------------------------------------------------------
-def choose_kb() -> str | None:
-    names = kb_names_importing_default(workspace())
-    if not names:
-        return None
-    c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
-    index = names.index(DEFAULT_KB) if DEFAULT_KB in names else 0
-    kb = c1.selectbox("Knowledge graph", names, index=index, key=KB)
-    c2.text_input("Your name", key=WHO, help="recorded with every change you make")
-    c3.metric("Version", editor(kb).version, help="id of the last change (0: as imported)")
-    return kb
+def render_header(kb: str) -> None:
+    c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
+    c1.text_input("Your name", key=WHO, help="recorded with every change you make")
+    c2.metric("Version", editor(kb).version, help="id of the last change (0: as imported)")
 
 
 def main() -> None:
@@ -581,6 +575,7 @@ def main() -> None:
     kb = choose_kb()
     if kb is None:
         return
+    render_header(kb)
     render_last()
     entity, queue, history = st.tabs(
         ["Entity", "Fix proposals", "History"], key="kge_tab", on_change="rerun"

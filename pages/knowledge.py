@@ -17,8 +17,7 @@ from core.wkm import actions
 from core.wkm.guide import neighbours_of
 from core.wkm.learn import TrajectoryDetails, explain, remember_rated
 from core.wkm.store import KnowledgeStore
-from core.workspace import DEFAULT_KB
-from pages._shared import get_engine, kb_names_importing_default, md
+from pages._shared import choose_kb, get_engine, md
 
 MAX_ROWS = 500
 NOTICE = "kn_notice"
@@ -26,14 +25,6 @@ NOTICE = "kn_notice"
 
 def store() -> KnowledgeStore:
     return KnowledgeStore(get_engine(open_default=False).workspace.root)
-
-
-def choose_kb() -> str | None:
-    names = kb_names_importing_default(get_engine(open_default=False).workspace)
-    if not names:
-        return None
-    index = names.index(DEFAULT_KB) if DEFAULT_KB in names else 0
-    return st.selectbox("Knowledge graph", names, index=index, key="kn_kb")
 
 
 def delete(kind: str, entry_id: int) -> None:

@@ -16,7 +16,7 @@ from core import app_settings
 from core.app_settings import AppSettings
 from core.llm import local
 from core.paradigms import JUDGES
-from pages._shared import describe_paradigm, md, paradigm_names
+from pages._shared import describe_paradigm, md, paradigm_names, use_app_navigation
 
 PREFIX = "set_"  # widget key of a setting: "set_" + its AppSettings field name
 LOADED = "set_loaded"  # the names of saved values the widgets could not show
@@ -219,6 +219,7 @@ def render_save() -> None:
 
 # -- page ------------------------------------------------------------------------------------
 def main() -> None:
+    use_app_navigation()
     st.title("Settings")
     st.markdown(
         "Choose the model the LLM paradigms call and the defaults the Ask page starts from. "

@@ -18,8 +18,8 @@ from core import sources
 from core.kg.store import KnowledgeGraph
 from core.report import GraphView, graph_html
 from core.trace import Triple
-from core.workspace import DEFAULT_KB, Workspace
-from pages._shared import get_engine, kb_names_importing_default, md, pick_entity, session_open
+from core.workspace import Workspace
+from pages._shared import choose_kb, get_engine, md, pick_entity, session_open
 
 GRAPH_LIMIT = 40  # triples drawn around an entity
 TABLE_LIMIT = 500  # triples of an entity in the table
@@ -35,19 +35,6 @@ RESULT = "src_sparql_result"  # the last console answer: kb, query, result or er
 def workspace() -> Workspace:
     """The shared workspace, without importing the bundled KB when others are there."""
     return get_engine(open_default=False).workspace
-
-
-# -- KB --------------------------------------------------------------------------------------
-def choose_kb() -> str | None:
-    """The KB to show: a picker when there are several, the default KB preselected."""
-    names = kb_names_importing_default(workspace())
-    if not names:
-        return None
-    if len(names) == 1:
-        st.caption(f"Knowledge graph: **{md(names[0])}**")
-        return names[0]
-    index = names.index(DEFAULT_KB) if DEFAULT_KB in names else 0
-    return st.selectbox("Knowledge graph", names, index=index, key="src_kb")
 
 
 def render_stats(kg: KnowledgeGraph) -> None:

@@ -83,6 +83,18 @@ def football_engine(tmp_path_factory: pytest.TempPathFactory, football_file: Pat
     return Engine(ws)
 
 
+@pytest.fixture
+def football_home(knowloop_home: Path, tmp_path: Path, football_file: Path) -> Path:
+    """$KNOWLOOP_HOME (this test's own) holding a fresh import of the football KB, free to
+    change (imported from a copy, so the KB's recorded source is not the fixture file)."""
+    import shutil
+
+    kb_file = tmp_path / "football.tsv"
+    shutil.copy(football_file, kb_file)
+    Workspace(knowloop_home).import_file(kb_file, name="football")
+    return knowloop_home
+
+
 @pytest.fixture(scope="session")
 def football_kg(football_engine: Engine) -> KnowledgeGraph:
     return football_engine.kg("football")

@@ -22,12 +22,8 @@ EDITOR = "pages/kg_editor.py"
 
 
 @pytest.fixture
-def home(knowloop_home: Path, tmp_path: Path, football_file: Path) -> Path:
-    """$KNOWLOOP_HOME (set by conftest) holding a fresh copy of the football KB."""
-    kb_file = tmp_path / "football.tsv"
-    shutil.copy(football_file, kb_file)
-    Workspace(knowloop_home).import_file(kb_file, name="football")
-    return knowloop_home
+def home(football_home: Path) -> Path:
+    return football_home
 
 
 def open_editor() -> AppTest:
@@ -82,7 +78,7 @@ def texts(at: AppTest) -> str:
 def test_editor_page_is_in_the_navigation(home: Path) -> None:
     at = open_editor()
     assert at.title[0].value == "KG editor"
-    assert at.selectbox(key="kge_kb").value == "football"
+    assert at.selectbox(key="kb_picker").value == "football"
     assert [t.label for t in at.tabs] == ["Entity", "Fix proposals", "History"]
     assert "No edits yet" in texts(at)
     labels = [b.label for b in at.get("download_button")]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -23,12 +22,8 @@ REMOTE = re.compile(r"<(?:script|link)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https
 
 
 @pytest.fixture
-def home(knowloop_home: Path, tmp_path: Path, football_file: Path) -> Path:
-    """$KNOWLOOP_HOME (set by conftest) holding a fresh copy of the football KB."""
-    kb_file = tmp_path / "football.tsv"
-    shutil.copy(football_file, kb_file)
-    Workspace(knowloop_home).import_file(kb_file, name="football")
-    return knowloop_home
+def home(football_home: Path) -> Path:
+    return football_home
 
 
 def open_page() -> AppTest:
@@ -69,8 +64,7 @@ def test_statistics_and_relation_histogram(home: Path) -> None:
     spec = json.loads(chart.proto.spec)
     bars = dict(zip(spec["data"][0]["y"], spec["data"][0]["x"], strict=True))
     assert bars == stats["relation_counts"]
-    assert "Knowledge graph: **football**" in [c.value for c in at.caption]
-    assert not at.selectbox  # one KB: no picker
+    assert at.selectbox(key="kb_picker").value == "football"
     assert at.info[0].value.startswith("No table sources yet")
     assert not at.error
 
@@ -140,7 +134,7 @@ def test_sparql_console_refuses_with_a_readable_error(home: Path, query: str, re
 def test_several_kbs_get_a_picker(home: Path, tiny_file: Path) -> None:
     Workspace(home).import_file(tiny_file, name="tiny")
     at = open_page()
-    picker = at.selectbox(key="src_kb")
+    picker = at.selectbox(key="kb_picker")
     assert picker.options == ["football", "tiny"]
     picker.set_value("tiny")
     at = run(at)

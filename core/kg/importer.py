@@ -92,6 +92,9 @@ _KB_NAME_RE = re.compile(r"[A-Za-z0-9._-]+")
 _NUMBER_RE = re.compile(r"-?(?:0|[1-9]\d*)(\.\d*[1-9])?", re.ASCII)
 _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SPACES_RE = re.compile(r"\s+")
+_PROGRESS_LINES = 20_000  # lines between two progress reports of a delimited stream
+
+Progress = Callable[[float], None]  # share of the input read so far, 0..1
 
 
 class _QuoteTable(dict[int, str]):
@@ -220,10 +223,16 @@ def parse_kb_file(
 
 
 def stream_kb_file(
-    path: str | PathLike[str], kb_name: str, *, skip_bad: bool = False, max_issues: int = 50
+    path: str | PathLike[str],
+    kb_name: str,
+    *,
+    skip_bad: bool = False,
+    max_issues: int = 50,
+    progress: Progress | None = None,
 ) -> KBStream:
     """Like parse_kb_file, but delimited files come in chunks so a loader can start at once
-    (the same checks and errors; RDF files come as one chunk)."""
+    (the same checks and errors; RDF files come as one chunk). `progress` gets the share of
+    the file's lines read so far (0..1), so a caller can draw a bar for a large file."""
     if not isinstance(kb_name, str) or not _KB_NAME_RE.fullmatch(kb_name):
         raise ValueError(f"invalid kb_name {kb_name!r}: use one or more of A-Z a-z 0-9 . _ -")
     p = Path(path)
@@ -231,7 +240,7 @@ def stream_kb_file(
     if sniff_format(p) != "delimited":
         return _WholeStream(parse_kb_file(p, kb_name, skip_bad=skip_bad, max_issues=max_issues))
     text = _decode(_read_bytes(p), p.name)
-    return _DelimitedStream(text, p.name, base, skip_bad, max(1, max_issues))
+    return _DelimitedStream(text, p.name, base, skip_bad, max(1, max_issues), progress)
 
 
 # --------------------------------------------------------------------------- reading
@@ -413,9 +422,18 @@ class _DelimitedStream(KBStream):
         45_000  # triples per piece handed to the loader (measured: 3 pieces for 129k overlap best)
     )
 
-    def __init__(self, text: str, name: str, base: str, skip_bad: bool, max_issues: int):
+    def __init__(
+        self,
+        text: str,
+        name: str,
+        base: str,
+        skip_bad: bool,
+        max_issues: int,
+        progress: Progress | None = None,
+    ):
         self.text, self.name, self.base = text, name, base
         self.skip_bad, self.max_issues = skip_bad, max_issues
+        self.progress = progress
         self._result: ParsedKB | None = None
 
     def result(self, ntriples: str = "") -> ParsedKB:
@@ -462,7 +480,7 @@ class _DelimitedStream(KBStream):
         n_bad = 0
         first_unlisted: LineIssue | None = None
         first_data_line = True
-        for no, line in enumerate(lines, 1):
+        for no, line in _reported(lines, self.progress):
             if not line or line[0] in _MAYBE_SKIP:  # cheap pre-check; strip() only when needed
                 stripped = line.strip()
                 if not stripped or stripped[0] == "#":
@@ -536,6 +554,22 @@ class _DelimitedStream(KBStream):
             base,
             n_bad,
         )
+
+
+def _reported(lines: list[str], progress: Progress | None) -> Iterator[tuple[int, str]]:
+    """(1-based number, line) like enumerate; with `progress`, told the share read every
+    `_PROGRESS_LINES` lines (once per block, not per line: this loop is the hot path)."""
+    if progress is None:
+        return enumerate(lines, 1)
+    return _in_blocks(lines, progress)
+
+
+def _in_blocks(lines: list[str], progress: Progress) -> Iterator[tuple[int, str]]:
+    total = len(lines) or 1
+    for start in range(0, len(lines), _PROGRESS_LINES):
+        progress(start / total)
+        yield from enumerate(lines[start : start + _PROGRESS_LINES], start + 1)
+    progress(1.0)
 
 
 def _label_lines(entities: dict[str, str], relations: dict[str, str]) -> Iterator[str]:

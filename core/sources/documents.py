@@ -176,6 +176,33 @@ def import_documents(
     return Collection(collection, len(docs), len(rows))
 
 
+def drop_collection(name: str, home: Path | None = None) -> None:
+    """Remove every passage of collection `name` and rebuild the full-text index, in one
+    transaction: a failure leaves the passages and their index as they were."""
+    db = documents_path(home)
+    if not db.is_file():
+        raise ValueError(f"no collection named {name!r}")
+    with _connect(db, read_only=False) as con:
+        con.execute("BEGIN")
+        try:
+            found = con.execute(
+                "SELECT count(*) FROM passages WHERE collection = ?", [name]
+            ).fetchone()[0]
+            if not found:
+                raise ValueError(f"no collection named {name!r}")
+            con.execute("DELETE FROM passages WHERE collection = ?", [name])
+            _index(con)
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+
+
+def _index(con) -> None:
+    """(Re)build the one full-text index over every collection's passages."""
+    con.execute("PRAGMA create_fts_index('passages', 'pid', 'title', 'text', overwrite=1)")
+
+
 def list_collections(home: Path | None = None) -> list[Collection]:
     db = documents_path(home)
     if not db.is_file():

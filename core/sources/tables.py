@@ -220,6 +220,29 @@ def _read_error(path: Path, exc: BaseException) -> str:
     return f"{path.name}: cannot be read as a table ({_first_line(exc)})"
 
 
+def drop_table(name: str, home: Path | None = None) -> None:
+    """Remove table `name` in one transaction (all of it, or nothing on a failure); a name
+    that is not a source table is refused (ValueError), so nothing else can be dropped."""
+    db = sources_path(home)
+    if not db.is_file() or not _NAME.match(name or ""):
+        raise ValueError(f"no table named {name!r}")
+    with duckdb.connect(str(db)) as con:
+        con.execute("BEGIN")
+        try:
+            found = con.execute(
+                "SELECT count(*) FROM information_schema.tables "
+                "WHERE table_schema = 'main' AND table_name = ?",
+                [name],
+            ).fetchone()[0]
+            if not found or name.startswith("_"):
+                raise ValueError(f"no table named {name!r}")
+            con.execute(f'DROP TABLE "{name}"')
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+
+
 def list_tables(home: Path | None = None) -> list[TableInfo]:
     db = sources_path(home)
     if not db.is_file():
