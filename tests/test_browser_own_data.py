@@ -133,6 +133,7 @@ def test_every_paradigm_on_the_users_kb_on_ask_and_evaluate(imported_home: Path)
             for name in PARADIGMS:
                 ask_with(page, name)
             evaluate_every_paradigm(page)
+            stop_an_evaluation(page)
         finally:
             browser.close()
 
@@ -178,6 +179,32 @@ def evaluate_every_paradigm(page) -> None:
     assert f"done, {len(PARADIGMS)} of {len(PARADIGMS)} done" in body, body[-3000:]
     for name in PARADIGMS:
         assert f"Hits@1 · {name}" in body, name
+
+
+def stop_an_evaluation(page) -> None:
+    """Stop a running evaluation: the questions that finished are kept and summarised."""
+    box = page.get_by_role("combobox", name="Paradigms")
+    box.click()
+    for _ in PARADIGMS:  # Backspace drops the last chosen paradigm
+        box.press("Backspace")
+    page.get_by_role("option", name="llm+kg", exact=True).click()  # seconds a question
+    page.keyboard.press("Escape")
+    wait_idle(page)
+    size = page.get_by_label("Sample size (questions)")
+    size.fill("10")
+    size.press("Enter")
+    wait_idle(page)
+    page.get_by_role("button", name="Run evaluation").click()
+    expect(page.get_by_text("2/10 · llm+kg")).to_be_visible(timeout=LLM_RUN_MS)
+    page.get_by_role("button", name="Stop evaluation").click()
+    stopped = page.get_by_text("Stopped: ")
+    expect(stopped).to_be_visible(timeout=LLM_RUN_MS)
+    wait_idle(page, 60_000)
+    shot(page, "evaluate-stopped")
+    done = int(re.search(r"Stopped: (\d+) of 10", stopped.inner_text()).group(1))
+    assert 2 <= done < 10, stopped.inner_text()
+    table = page.locator('[class*="st-key-ev_results_"]')
+    expect(table).to_be_visible()
 
 
 def upload_refused_then_good_lines(page, kb_file: Path) -> None:
