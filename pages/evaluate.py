@@ -196,6 +196,8 @@ def run(plan: Plan, kb: str) -> None:
     except Exception as exc:  # noqa: BLE001 — an engine or model fault: a message, not a trace
         st.session_state[ERROR_KEY] = f"the evaluation failed ({type(exc).__name__}: {exc})"
     st.session_state.pop(ACTIVE_KEY, None)
+    for picker in ("ev_open", "ev_cmp_a", "ev_cmp_b"):  # pickers default to the newest again
+        st.session_state.pop(picker, None)
     st.rerun()  # draw the stored results, without the live bar
 
 

@@ -124,6 +124,7 @@ def test_an_uploaded_file_runs_and_two_evaluations_compare(home: Path) -> None:
     assert {m.label: m.value for m in at.metric}["Hits@1 · kg-only"] == "0.75"
     assert at.selectbox(key="ev_cmp_a").value == older.id
     assert at.selectbox(key="ev_cmp_b").value == newer.id
+    assert at.selectbox(key="ev_open").value == newer.id  # the run just made, not the old pick
     assert "**4 shared questions** · 1 fixed in B · 0 broken in B · 3 the same" in texts(at)
     changed = next(df.value for df in at.dataframe if "change" in df.value.columns)
     assert list(changed["change"]) == ["fixed"]
