@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from core import cli_edits, cli_sources, paradigms
+from core import cli_edits, cli_sources, paradigms, settings_spec
 from core.engine import Engine
 from core.evaluate import SUMMARY_KEYS, evaluate, read_questions, write_details
 from core.feedback import FeedbackLoop
@@ -148,70 +148,23 @@ def _parser() -> argparse.ArgumentParser:
 def _kb_and_paradigm(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kb", default=None, help="KB name or file (default: the bundled MetaQA KB)")
     p.add_argument("--paradigm", default="kg-only", choices=paradigms.names())
-    p.add_argument("--max-steps", type=int, default=LoopSettings.max_steps, help="T")
-    p.add_argument("--threshold", type=float, default=LoopSettings.threshold, help="R in [0,1]")
-    p.add_argument(
-        "--refresh",
-        choices=("always", "entropy"),
-        default=LoopSettings.refresh,
-        help="agent buffer: refreshed every step (Algorithm 1) or only after >= 1 bit of "
-        "information (Algorithm 3 snapshots)",
-    )
-    w = p.add_argument_group("World Knowledge Model (kg-only, llmxkg; see `knowloop learn`)")
-    w.add_argument(
-        "--gamma",
-        type=_gamma,
-        default=None,
-        help="weight of the agent's own choice beside the learned knowledge, in [0, 1] "
-        "(1: the agent alone; default auto: from the agent's accuracy when it learned)",
-    )
-    w.add_argument(
-        "--knowledge-k", type=int, default=LoopSettings.knowledge_k, help="neighbours that vote"
-    )
-    w.add_argument(
-        "--knowledge-from",
-        default="",
-        choices=["", *paradigms.names()],
-        metavar="PARADIGM",
-        help="use only knowledge learned by this paradigm (default: any)",
-    )
-    g = p.add_argument_group("LLM paradigms (llm-only, llm+kg, llmxkg)")
-    g.add_argument(
-        "--judge", choices=paradigms.JUDGES, default="", help="judge (default: the paradigm's own)"
-    )
+    groups = {
+        "loop": p,
+        "wkm": p.add_argument_group(
+            "World Knowledge Model (kg-only, llmxkg; see `knowloop learn`)"
+        ),
+        "llm": p.add_argument_group("LLM paradigms (llm-only, llm+kg, llmxkg)"),
+    }
+    for s in settings_spec.SETTINGS:
+        if s.flag:
+            _add_setting(groups[s.group], s)
+    g = groups["llm"]  # the LLM's own settings (core.llm.LLMSettings), not the loop's
     g.add_argument(
         "--model",
         default=None,
         help="litellm model name (default: $KNOWLOOP_MODEL or local/gemma-3-270m)",
     )
     g.add_argument("--api-base", default=None, help="API base URL (Ollama, vLLM, proxies)")
-    g.add_argument(
-        "--samples",
-        type=int,
-        default=LoopSettings.samples,
-        help="k chains of thought for llm-only (majority vote)",
-    )
-    g.add_argument(
-        "--width",
-        type=int,
-        default=LoopSettings.width,
-        help="candidates the LLM weighs per decision",
-    )
-    g.add_argument(
-        "--prior",
-        type=float,
-        default=LoopSettings.prior,
-        help="weight of the rules' distribution beside the LLM's (0: LLM alone)",
-    )
-    g.add_argument("--planning", action="store_true", help="Algorithm 2 planning on llmxkg")
-    g.add_argument("--lookahead", type=int, default=LoopSettings.lookahead, help="planning U")
-    g.add_argument("--beam", type=int, default=LoopSettings.beam, help="planning W")
-    g.add_argument("--proposals", type=int, default=LoopSettings.proposals, help="planning N")
-    g.add_argument(
-        "--exhaustive",
-        action="store_true",
-        help="ToG-style: the LLM scores every candidate relation and entity",
-    )
     g.add_argument("--max-llm-calls", type=int, default=None, help="per-question call budget")
     g.add_argument("--max-llm-tokens", type=int, default=None, help="per-question token budget")
     g.add_argument(
@@ -222,6 +175,18 @@ def _kb_and_paradigm(p: argparse.ArgumentParser) -> None:
         help="per-question time for all LLM calls and retries "
         f"(default {LLMSettings.deadline_s:g}); when it passes the run stops and says so",
     )
+
+
+def _add_setting(p: argparse._ActionsContainer, s: settings_spec.Setting) -> None:
+    """One flag from the settings spec: its default, type, choices and help."""
+    if s.type is bool:
+        p.add_argument(s.flag, action="store_true", help=s.help)
+        return
+    kind = _gamma if s.nullable else s.type
+    choices, extra = s.options(), {"metavar": s.metavar} if s.metavar else {}
+    if choices and not s.metavar:  # "" (unset: the default) is not listed as a value to type
+        choices = tuple(c for c in choices if c != "")
+    p.add_argument(s.flag, type=kind, default=s.default, choices=choices, help=s.help, **extra)
 
 
 def _gamma(text: str) -> float | None:
@@ -251,24 +216,8 @@ def _settings(args) -> LoopSettings:
         if not args.llm_deadline > 0:  # also refuses nan
             raise ValueError("--llm-deadline must be more than 0 seconds")
         llm.deadline_s = args.llm_deadline
-    settings = LoopSettings(
-        max_steps=args.max_steps,
-        threshold=args.threshold,
-        refresh=args.refresh,
-        judge=args.judge,
-        samples=args.samples,
-        width=args.width,
-        prior=args.prior,
-        planning=args.planning,
-        lookahead=args.lookahead,
-        beam=args.beam,
-        proposals=args.proposals,
-        exhaustive=args.exhaustive,
-        gamma=args.gamma,
-        knowledge_k=args.knowledge_k,
-        knowledge_from=args.knowledge_from,
-        llm=llm,
-    )
+    values = {s.name: getattr(args, s.name) for s in settings_spec.SETTINGS if s.flag}
+    settings = LoopSettings(**values, llm=llm)
     settings.validate()
     return settings
 

@@ -146,24 +146,9 @@ class LoopSettings:
 
     def validate(self) -> None:
         """Refuse settings that cannot run, with the setting's name (CLI flags and UI)."""
-        checks = [
-            (1 <= self.max_steps <= 10, "max steps T must be within 1..10"),
-            (0.0 <= self.threshold <= 1.0, "threshold R must be within [0, 1]"),
-            (self.refresh in ("always", "entropy"), "refresh must be 'always' or 'entropy'"),
-            (
-                self.judge in ("", "rules", "llm", "consensus", "cok"),
-                f"unknown judge {self.judge!r}",
-            ),
-            (1 <= self.width <= 50, "width must be within 1..50"),
-            (1 <= self.samples <= 20, "samples k must be within 1..20"),
-            (1 <= self.lookahead <= 3, "lookahead U must be within 1..3"),
-            (1 <= self.beam <= 10, "beam W must be within 1..10"),
-            (1 <= self.proposals <= 10, "proposals N must be within 1..10"),
-            (0 <= self.prior <= 20, "prior weight must be within 0..20"),
-            (0 < self.consensus <= 1, "the consensus gate must be within (0, 1]"),
-            (self.gamma is None or 0.0 <= self.gamma <= 1.0, "gamma must be within [0, 1]"),
-            (1 <= self.knowledge_k <= 100, "knowledge k must be within 1..100"),
-        ]
+        from core.settings_spec import problems  # the spec reads this class's defaults
+
+        checks = [(False, message) for message in problems(self)]
         if self.llm is not None:
             checks += [
                 (bool(str(self.llm.model).strip()), "the model name is empty"),

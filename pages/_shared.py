@@ -10,10 +10,11 @@ import os
 import re
 import threading
 from collections.abc import Iterable
+from typing import Any
 
 import streamlit as st
 
-from core import app_settings, paradigms
+from core import app_settings, paradigms, settings_spec
 from core.engine import Engine
 from core.examples import Examples, examples_for
 from core.feedback import FeedbackLoop
@@ -287,3 +288,43 @@ def diff_text(added: Iterable[Triple | str] = (), removed: Iterable[Triple | str
 
     lines = [f"- {show(t)}" for t in removed] + [f"+ {show(t)}" for t in added]
     return "\n".join(lines) or "(no change)"
+
+
+# how a setting's choices read on a page (others read as themselves)
+CHOICE_LABELS: dict[str, dict[str, str]] = {
+    "judge": {"": "paradigm default"},
+    "refresh": {
+        "always": "refresh every step (Alg. 1)",
+        "entropy": "snapshot, refreshed after ≥ 1 bit of new information (Alg. 3)",
+    },
+}
+
+
+def setting_widget(container: Any, name: str, key: str, value: Any = None, **extra: Any) -> Any:
+    """The widget of one loop setting, with its label, bounds, step, choices and help from
+    core.settings_spec, so a page cannot offer what LoopSettings.validate refuses.
+    `value` None: the widget's value is in session state already; `extra` (format_func,
+    disabled, horizontal …) passes through."""
+    s = settings_spec.setting(name)
+    kind = s.widget or {bool: "checkbox", str: "selectbox"}.get(s.type, "number_input")
+    args: dict[str, Any] = {"key": key, "help": s.tip or s.help, **extra}
+    if kind == "select_slider":  # a nullable number: "auto" (None) or a step of its range
+        count = round((s.high - s.low) / s.step)
+        options = ["auto", *(round(s.low + i * s.step, 6) for i in range(count + 1))]
+        return container.select_slider(s.label, options, "auto" if value is None else value, **args)
+    if value is not None:
+        args["value"] = value
+    if kind == "checkbox":
+        return container.checkbox(s.label, **args)
+    if kind in ("selectbox", "radio"):
+        options, labels = list(s.options()), CHOICE_LABELS.get(name, {})
+        args.setdefault("format_func", lambda choice: labels.get(choice, choice))
+        if "value" in args:
+            args["index"] = options.index(args.pop("value"))
+        return getattr(container, kind)(s.label, options, **args)
+    if s.type is float:
+        args["step"] = s.step
+        if "value" in args:
+            args["value"] = float(args["value"])
+    bounds = (s.type(s.low), s.type(s.high))
+    return getattr(container, kind)(s.label, *bounds, **args)

@@ -17,7 +17,6 @@ import streamlit as st
 
 from core import app_settings
 from core.loop import LoopSettings
-from core.paradigms import JUDGES
 from core.report import report_filename, report_html, topics_of
 from core.trace import Step, Trace, Triple
 from core.wkm.learn import remember_rated
@@ -42,6 +41,7 @@ from pages._shared import (
     paradigm_names,
     parse_lines,
     restore_widgets,
+    setting_widget,
     triple_line,
     warm_up_llm,
 )
@@ -55,10 +55,6 @@ FORM_KEYS = (
     "opt_prior", "opt_planning", "opt_u", "opt_w", "opt_n", "opt_k", "opt_gamma", "opt_refresh",
 )  # fmt: skip
 RATINGS = {"👍 good": 1, "👎 bad": -1}
-REFRESH = {
-    "always": "refresh every step (Alg. 1)",
-    "entropy": "snapshot, refreshed after ≥ 1 bit of new information (Alg. 3)",
-}
 
 
 @dataclass
@@ -113,23 +109,8 @@ def render_form() -> Request | None:
             key="paradigm",
             help="\n\n".join(f"**{n}** — {describe_paradigm(n)}" for n in names),
         )
-        max_steps = c2.slider(
-            "Max steps T",
-            1,
-            10,  # LoopSettings.validate's bound
-            saved.max_steps,
-            key="max_steps",
-            help="the loop stops after T steps",
-        )
-        threshold = c3.slider(
-            "Threshold R",
-            0.0,
-            1.0,
-            float(saved.threshold),
-            step=0.05,
-            key="threshold",
-            help="the loop stops once the judge's reward reaches R",
-        )
+        max_steps = setting_widget(c2, "max_steps", "max_steps", saved.max_steps)
+        threshold = setting_widget(c3, "threshold", "threshold", saved.threshold)
         submitted = c4.form_submit_button("Run", type="primary", width="stretch")
         with st.expander("LLM and loop options"):
             o = st.columns(4)
@@ -139,36 +120,17 @@ def render_form() -> Request | None:
                 key="opt_model",
                 placeholder=saved.effective_model,
             )
-            judge = o[1].selectbox(
-                "Judge",
-                ["", *JUDGES],
-                index=["", *JUDGES].index(saved.judge),
-                format_func=lambda j: j or "paradigm default",
-                key="opt_judge",
-            )
-            width = o[2].number_input("Width", 1, 50, saved.width, key="opt_width")
-            prior = o[3].number_input(
-                "Rule prior weight", 0.0, 20.0, float(saved.prior), 0.5, key="opt_prior"
-            )
+            judge = setting_widget(o[1], "judge", "opt_judge", saved.judge)
+            width = setting_widget(o[2], "width", "opt_width", saved.width)
+            prior = setting_widget(o[3], "prior", "opt_prior", saved.prior)
             p = st.columns(6)
-            planning = p[0].checkbox("Planning (Alg. 2)", saved.planning, key="opt_planning")
-            lookahead = p[1].number_input("Lookahead U", 1, 3, saved.lookahead, key="opt_u")
-            beam = p[2].number_input("Beam W", 1, 10, saved.beam, key="opt_w")
-            proposals = p[3].number_input("Proposals N", 1, 10, saved.proposals, key="opt_n")
-            samples = p[4].number_input("Samples k", 1, 20, saved.samples, key="opt_k")
-            gamma = p[5].select_slider(
-                "γ (WKM)", ["auto", 0.0, 0.25, 0.5, 0.75, 1.0], "auto", key="opt_gamma",
-                help="weight of the agent's own choice beside learned knowledge (1: the agent "
-                "alone; auto: from how often the agent alone was right when it learned)",
-            )
-            refresh = st.radio(
-                "Buffer",
-                list(REFRESH),
-                horizontal=True,
-                key="opt_refresh",
-                index=list(REFRESH).index(saved.refresh),
-                format_func=REFRESH.get,
-            )
+            planning = setting_widget(p[0], "planning", "opt_planning", saved.planning)
+            lookahead = setting_widget(p[1], "lookahead", "opt_u", saved.lookahead)
+            beam = setting_widget(p[2], "beam", "opt_w", saved.beam)
+            proposals = setting_widget(p[3], "proposals", "opt_n", saved.proposals)
+            samples = setting_widget(p[4], "samples", "opt_k", saved.samples)
+            gamma = setting_widget(p[5], "gamma", "opt_gamma")
+            refresh = setting_widget(st, "refresh", "opt_refresh", saved.refresh, horizontal=True)
     if not submitted:
         return None
     chosen = app_settings.AppSettings(

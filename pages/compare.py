@@ -24,6 +24,7 @@ from pages._shared import (
     md,
     paradigm_names,
     restore_widgets,
+    setting_widget,
     warm_up_llm,
 )
 
@@ -60,10 +61,8 @@ def render_form(kb: str) -> Request | None:
             "Gold answer(s), optional", key="cmp_gold", help="several gold answers separated by |"
         )
         c3, c4, c5 = st.columns([2, 2, 1], vertical_alignment="bottom")
-        max_steps = c3.slider("Max steps T", 1, 10, saved.max_steps, key="cmp_max_steps")
-        threshold = c4.slider(
-            "Threshold R", 0.0, 1.0, float(saved.threshold), step=0.05, key="cmp_threshold"
-        )
+        max_steps = setting_widget(c3, "max_steps", "cmp_max_steps", saved.max_steps)
+        threshold = setting_widget(c4, "threshold", "cmp_threshold", saved.threshold)
         submitted = c5.form_submit_button("Compare", type="primary", width="stretch")
     if not submitted:
         return None

@@ -45,6 +45,7 @@ from pages._shared import (
     md,
     paradigm_names,
     restore_widgets,
+    setting_widget,
 )
 
 SHOWN_KEY = "ev_shown"  # id of the evaluation on show
@@ -124,10 +125,8 @@ def render_settings(name: str, questions: list[LabelledQuestion]) -> Plan | None
         "Paradigms", names, default=["kg-only"] if "kg-only" in names else names[:1],
         key="ev_paradigms",
     )  # fmt: skip
-    max_steps = c2.slider("Max steps T", 1, 10, saved.max_steps, key="ev_max_steps")
-    threshold = c3.slider(
-        "Threshold R", 0.0, 1.0, float(saved.threshold), step=0.05, key="ev_threshold"
-    )
+    max_steps = setting_widget(c2, "max_steps", "ev_max_steps", saved.max_steps)
+    threshold = setting_widget(c3, "threshold", "ev_threshold", saved.threshold)
     s1, s2, s3 = st.columns([2, 3, 2], vertical_alignment="bottom")
     size = s1.number_input(
         "Sample size (questions)", 1, max(1, len(questions)),

@@ -12,30 +12,24 @@ from dataclasses import fields
 import pandas as pd
 import streamlit as st
 
-from core import app_settings
+from core import app_settings, settings_spec
 from core.app_settings import AppSettings
 from core.llm import local
-from core.paradigms import JUDGES
-from pages._shared import describe_paradigm, md, paradigm_names, use_app_navigation
+from pages._shared import (
+    describe_paradigm,
+    md,
+    paradigm_names,
+    setting_widget,
+    use_app_navigation,
+)
 
 PREFIX = "set_"  # widget key of a setting: "set_" + its AppSettings field name
 LOADED = "set_loaded"  # the names of saved values the widgets could not show
-REFRESH = {
-    "always": "refresh every step (Alg. 1)",
-    "entropy": "snapshot, refreshed after ≥ 1 bit of new information (Alg. 3)",
-}
-# widget bounds, the same as the Ask page's so a saved value always fits both pages
+# widget bounds of the numbers: the loop's from the settings spec (as validate checks them)
 RANGES: dict[str, tuple[float, float]] = {
-    "max_steps": (1, 6),
-    "threshold": (0.0, 1.0),
-    "width": (1, 50),
-    "prior": (0.0, 20.0),
-    "samples": (1, 20),
-    "lookahead": (1, 3),
-    "beam": (1, 10),
-    "proposals": (1, 10),
-    "llm_deadline": app_settings.DEADLINE_RANGE,
+    s.name: (s.low, s.high) for s in settings_spec.SETTINGS if s.low is not None
 }
+RANGES["llm_deadline"] = app_settings.DEADLINE_RANGE
 
 
 # -- state -----------------------------------------------------------------------------------
@@ -50,11 +44,8 @@ def fits(name: str, value: object, default: object) -> bool:
         lo, hi = RANGES[name]
         number = isinstance(value, int | float) and not isinstance(value, bool)
         return number and lo <= value <= hi and (isinstance(default, float) or value == int(value))
-    choices = {
-        "paradigm": paradigm_names(),
-        "refresh": list(REFRESH),
-        "judge": ["", *JUDGES],
-    }.get(name)
+    spec = settings_spec.BY_NAME.get(name)
+    choices = paradigm_names() if name == "paradigm" else spec and spec.options()
     if choices is not None:
         return value in choices
     return isinstance(value, type(default))
@@ -168,41 +159,16 @@ def render_defaults() -> None:
         key=key("paradigm"),
         help="\n\n".join(f"**{n}** — {describe_paradigm(n)}" for n in names),
     )
-    c2.slider("Max steps T", *RANGES["max_steps"], key=key("max_steps"), help="stop after T")
-    c3.slider(
-        "Threshold R",
-        *RANGES["threshold"],
-        step=0.05,
-        key=key("threshold"),
-        help="stop once the judge's reward reaches R",
-    )
+    setting_widget(c2, "max_steps", key("max_steps"))
+    setting_widget(c3, "threshold", key("threshold"))
     c1, c2, c3, c4 = st.columns(4)
-    c1.selectbox(
-        "Judge", ["", *JUDGES], key=key("judge"), format_func=lambda j: j or "paradigm default"
-    )
-    c2.number_input(
-        "Width",
-        *RANGES["width"],
-        key=key("width"),
-        help="candidates the LLM agent weighs per decision",
-    )
-    c3.number_input("Rule prior weight", *RANGES["prior"], step=0.5, key=key("prior"))
-    c4.number_input(
-        "Samples k",
-        *RANGES["samples"],
-        key=key("samples"),
-        help="sampled chains of thought (llm-only)",
-    )
-    st.radio("Buffer", list(REFRESH), key=key("refresh"), horizontal=True, format_func=REFRESH.get)
+    for col, name in zip((c1, c2, c3, c4), ("judge", "width", "prior", "samples"), strict=True):
+        setting_widget(col, name, key(name))
+    setting_widget(st, "refresh", key("refresh"), horizontal=True)
     c1, c2, c3, c4 = st.columns(4, vertical_alignment="bottom")
-    planning = c1.checkbox("Planning (Alg. 2)", key=key("planning"))
-    c2.number_input(
-        "Lookahead U", *RANGES["lookahead"], key=key("lookahead"), disabled=not planning
-    )
-    c3.number_input("Beam W", *RANGES["beam"], key=key("beam"), disabled=not planning)
-    c4.number_input(
-        "Proposals N", *RANGES["proposals"], key=key("proposals"), disabled=not planning
-    )
+    planning = setting_widget(c1, "planning", key("planning"))
+    for col, name in zip((c2, c3, c4), ("lookahead", "beam", "proposals"), strict=True):
+        setting_widget(col, name, key(name), disabled=not planning)
 
 
 def render_save() -> None:

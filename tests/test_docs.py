@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core import paradigms
+from core import paradigms, settings_spec
 from core.cli import _parser
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
@@ -37,3 +37,15 @@ def test_readme_states_the_two_commands_and_ci_calls_the_test_one() -> None:
     assert "make run" in README and "make test" in README
     ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text()
     assert "make test" in ci
+
+
+@pytest.mark.parametrize("setting", settings_spec.SETTINGS, ids=lambda s: s.name)
+def test_every_setting_is_in_the_readme(setting: settings_spec.Setting) -> None:
+    assert f"`{setting.name}`" in README
+    if setting.flag:
+        assert setting.flag in README, f"README does not document {setting.flag}"
+
+
+@pytest.mark.parametrize("judge", paradigms.JUDGES)
+def test_every_judge_is_in_the_readme(judge: str) -> None:
+    assert f"`{judge}`" in README
