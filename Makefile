@@ -2,7 +2,7 @@
 # and `make test` (the whole test suite). Both install what they need first.
 PORT ?= 8501
 
-.PHONY: setup run test lint bench
+.PHONY: setup run test test-fast lint bench
 
 setup:
 	@scripts/setup.sh
@@ -15,6 +15,12 @@ test:
 	@scripts/setup.sh --with-browser
 	.venv/bin/ruff check core pages tests benchmarks streamlit_app.py
 	.venv/bin/pytest
+
+# The fast loop while developing: everything but the tests marked slow (accuracy, local model,
+# browser, concurrency), in about a minute; it fails if it leaves a module of core/ or pages/
+# untested. `make test` still runs everything.
+test-fast: setup
+	.venv/bin/pytest -m "not slow"
 
 lint: setup
 	.venv/bin/ruff check core pages tests benchmarks streamlit_app.py

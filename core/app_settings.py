@@ -187,3 +187,24 @@ def apply_secrets(secrets: Mapping) -> list[str]:
             os.environ[name] = value
             copied.append(name)
     return copied
+
+
+class SettingsFile:
+    """The settings saved in one workspace (``settings.json``), handed out as
+    `Engine.settings` so pages read and write the engine's workspace, not a default home."""
+
+    def __init__(self, home: Path):
+        self.home = Path(home)
+
+    @property
+    def path(self) -> Path:
+        return settings_path(self.home)
+
+    def load(self) -> AppSettings:
+        return load(self.home)
+
+    def load_checked(self) -> tuple[AppSettings, str | None]:
+        return load_checked(self.home)
+
+    def save(self, settings: AppSettings) -> None:
+        save(settings, self.home)

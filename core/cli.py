@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 from core import cli_edits, cli_sources, paradigms, settings_spec
 from core.engine import Engine
 from core.evaluate import SUMMARY_KEYS, evaluate, read_questions, write_details
-from core.feedback import FeedbackLoop
 from core.kg.edits import EditConflict
 from core.kg.importer import KBFileError
 from core.llm.client import LLMSettings
@@ -40,9 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_BAD_INPUT
-    if args.home:  # the whole process (local model files too) follows --home
-        os.environ["KNOWLOOP_HOME"] = str(args.home)
-    engine = Engine(Workspace(args.home))
+    workspace = Workspace(args.home)  # --home, else $KNOWLOOP_HOME, else ~/.knowloop
+    if args.home:  # the process's local model files follow --home too
+        from core.llm import local
+
+        local.use_home(workspace.root)
+    engine = Engine(workspace)
     try:
         check_text_args(args)
         return args.run(engine, args)
@@ -257,7 +258,7 @@ def _ask(engine: Engine, args) -> int:
     trace = engine.ask(args.question, kb=args.kb, paradigm=args.paradigm, settings=_settings(args))
     print(trace.to_json() if args.json else format_trace(trace), flush=True)
     try:
-        run_id = FeedbackLoop(engine).record(trace, source="cli")
+        run_id = engine.feedback.record(trace, source="cli")
     except RunPending as exc:
         print(f"knowloop: warning: the run is not stored yet: {_one_line(exc)}", file=sys.stderr)
         return EXIT_NOT_STORED
@@ -329,7 +330,7 @@ def _eval(engine: Engine, args) -> int:
 
 
 def _learn(engine: Engine, args) -> int:
-    from core.wkm.learn import learn
+    from core.learn import learn
 
     report = learn(engine, **_labelled(args, "learn"))
     summary = report.summary()

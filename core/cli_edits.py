@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
 from core.engine import Engine
-from core.feedback import FeedbackLoop
 from core.kg.edits import Edit
 
 
@@ -116,7 +116,7 @@ def describe_edit(edit: Edit) -> str:
 
 
 def _edit(engine: Engine, args) -> int:
-    edit = engine.workspace.editor(args.kb).edit(
+    edit = engine.editor(args.kb).edit(
         add=args.add,
         remove=args.remove,
         why=args.why,
@@ -129,7 +129,7 @@ def _edit(engine: Engine, args) -> int:
 
 
 def _history(engine: Engine, args) -> int:
-    editor = engine.workspace.editor(args.kb)
+    editor = engine.editor(args.kb)
     history = editor.history()
     if args.json:
         print(json.dumps([json.loads(e.to_json()) for e in history], ensure_ascii=False, indent=2))
@@ -149,24 +149,24 @@ def _history(engine: Engine, args) -> int:
 
 
 def _undo_redo(engine: Engine, args) -> int:
-    editor = engine.workspace.editor(args.kb)
+    editor = engine.editor(args.kb)
     method = editor.undo if args.action == "undo" else editor.redo
     print(describe_edit(method(args.id, why=args.why, who=args.who)))
     return 0
 
 
 def _export(engine: Engine, args) -> int:
-    what = engine.workspace.editor(args.kb).export(args.path)
+    what = engine.editor(args.kb).export(args.path)
     print(f"wrote {what} to {args.path}")
     return 0
 
 
 def _feedback(engine: Engine, args) -> int:
-    loop = FeedbackLoop(engine)
+    loop = engine.feedback
     run = loop.runs.get(args.run_id)
-    editor = engine.workspace.editor(run.kb)
+    editor = engine.editor(run.kb)
     wrong = [editor.parse(text, must_exist=True)[0] for text in args.wrong]
-    feedback, proposal = loop.runs.add_feedback(
+    rated = loop.rate(
         args.run_id,
         rating={"good": 1, "bad": -1, None: 0}[args.rating],
         comment=args.comment,
@@ -175,21 +175,24 @@ def _feedback(engine: Engine, args) -> int:
         propose_remove=args.propose_remove,
         who=args.who,
     )
+    feedback, proposal = rated.feedback, rated.proposal
     print(f"saved feedback #{feedback.id} on run #{args.run_id}")
+    if rated.not_learned:
+        print(f"knowloop: not yet learned from ({rated.not_learned})", file=sys.stderr)
     if proposal:
         print(f"fix proposal #{proposal.id} waits for review: knowloop accept {proposal.id}")
     return 0
 
 
 def _runs(engine: Engine, args) -> int:
-    for run in FeedbackLoop(engine).runs.list(kb=args.kb, limit=args.limit):
+    for run in engine.feedback.runs.list(kb=args.kb, limit=args.limit):
         answers = "; ".join(run.answers[:3]) or "no answer"
         print(f"#{run.id}\t{run.kb}\t{run.question}\t{answers}")
     return 0
 
 
 def _proposals(engine: Engine, args) -> int:
-    items = FeedbackLoop(engine).runs.proposals(kb=args.kb, status=None if args.all else "pending")
+    items = engine.feedback.runs.proposals(kb=args.kb, status=None if args.all else "pending")
     for p in items:
         print(f"#{p.id} [{p.status}] run #{p.run_id} in {p.kb}: {p.why}")
         print("\n".join([f"  + {t}" for t in p.add] + [f"  - {t}" for t in p.remove]))
@@ -199,7 +202,7 @@ def _proposals(engine: Engine, args) -> int:
 
 
 def _decide(engine: Engine, args) -> int:
-    loop = FeedbackLoop(engine)
+    loop = engine.feedback
     if args.action == "reject":
         loop.reject(args.id, who=args.who)
         print(f"rejected proposal #{args.id}")
@@ -213,8 +216,8 @@ def _decide(engine: Engine, args) -> int:
 
 
 def _reask(engine: Engine, args) -> int:
-    loop = FeedbackLoop(engine)
-    results = loop.reask(engine.workspace.editor(args.kb).entry(args.id))
+    loop = engine.feedback
+    results = loop.reask(engine.editor(args.kb).entry(args.id))
     if args.json:
         print(
             json.dumps(

@@ -15,11 +15,14 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from core.engine import Engine, check_question
-from core.loop import LoopSettings
+from core.loop import LoopSettings, check_question
 from core.metrics import tied_at_top, trace_hits_at_1
 from core.trace import Step, Trace
+
+if TYPE_CHECKING:  # the engine sits above this module: named here as a type only
+    from core.engine import Engine
 
 
 @dataclass

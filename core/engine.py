@@ -3,28 +3,99 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from core.grounding import ground
 from core.kg.store import KnowledgeGraph
-from core.loop import LoopSettings, run_loop, run_to_trace
-from core.paradigms import compose
+from core.loop import (  # noqa: F401 — the question checks are the engine's API too
+    MAX_QUESTION_CHARS,
+    LoopSettings,
+    QuestionError,
+    check_question,
+    run_loop,
+    run_to_trace,
+)
+from core.paradigms import Context, compose
 from core.support import UNVERIFIED, assess
 from core.trace import Step, Support, Trace
+from core.wkm.guide import KnowledgeCache
 from core.workspace import Workspace
 
-MAX_QUESTION_CHARS = 2000
+if TYPE_CHECKING:  # the outer-loop objects it hands out import the engine themselves
+    from core.app_settings import SettingsFile
+    from core.evaluations import EvaluationStore
+    from core.feedback import FeedbackLoop
+    from core.kg.edits import KBEditor
+    from core.runs import RunStore
+    from core.sources import Sources
+    from core.wkm.store import KnowledgeStore
 
 
-class QuestionError(ValueError):
-    """The question cannot be asked as given (empty, too long, binary)."""
 
 
 class Engine:
+    """Everything a caller (CLI, page, benchmark) does with one workspace goes through here
+    or through an object it hands out, each built on `self.workspace` (never a default
+    home, never a path derived from a KB): `runs`, `feedback`, `knowledge`, `evaluations`,
+    `sources`, `settings`, `editor(kb)`. The learned-knowledge cache is this engine's own."""
+
     def __init__(self, workspace: Workspace | None = None):
         self.workspace = workspace or Workspace()
+        self.knowledge_cache = KnowledgeCache(self.workspace.root)
+
+    @property
+    def context(self) -> Context:
+        """What the paradigms get from this workspace (sources' home, learned knowledge)."""
+        return Context(self.workspace.root, self.knowledge_cache)
 
     def kg(self, kb: str | None = None) -> KnowledgeGraph:
         return self.workspace.kg(kb)
+
+    def editor(self, kb: str | None = None) -> KBEditor:
+        """The editor of a KB (edits, undo/redo, history)."""
+        return self.workspace.editor(kb)
+
+    @cached_property
+    def runs(self) -> RunStore:
+        """Stored runs, ratings and fix proposals."""
+        from core.runs import RunStore
+
+        return RunStore(self.workspace.root)
+
+    @cached_property
+    def feedback(self) -> FeedbackLoop:
+        """The outer loop: record, rate, accept fixes, re-ask."""
+        from core.feedback import FeedbackLoop
+
+        return FeedbackLoop(self)
+
+    @cached_property
+    def knowledge(self) -> KnowledgeStore:
+        """The WKM store: trajectories, state and task knowledge."""
+        from core.wkm.store import KnowledgeStore
+
+        return KnowledgeStore(self.workspace.root)
+
+    @cached_property
+    def evaluations(self) -> EvaluationStore:
+        from core.evaluations import EvaluationStore
+
+        return EvaluationStore(self.workspace.root)
+
+    @cached_property
+    def sources(self) -> Sources:
+        """Tables and documents beside the KGs."""
+        from core.sources import Sources
+
+        return Sources(self.workspace.root)
+
+    @cached_property
+    def settings(self) -> SettingsFile:
+        """The app's saved settings (``settings.json`` of this workspace)."""
+        from core.app_settings import SettingsFile
+
+        return SettingsFile(self.workspace.root)
 
     def prepare(self, kb: str | None = None) -> KnowledgeGraph:
         """Open a KB and build what its first question would otherwise wait for (the text
@@ -52,7 +123,7 @@ class Engine:
         """Yield each Step as it happens, then the Trace."""
         question = check_question(question)
         kg = self.kg(kb)
-        parts = compose(paradigm, kg, settings)
+        parts = compose(paradigm, kg, settings, self.context)
         steps = run_loop(
             question,
             parts.agent,
@@ -79,20 +150,3 @@ def checked(items: Iterator[Step | Trace], kg: KnowledgeGraph) -> Iterator[Step 
             except Exception as exc:  # noqa: BLE001 — the run is kept whatever the check does
                 item.support = Support(UNVERIFIED, f"the support check failed ({exc})")
         yield item
-
-
-def check_question(question: str) -> str:
-    """Refuse what cannot be a question, with a reason a user can act on."""
-    if not isinstance(question, str):
-        raise QuestionError("the question must be text")
-    if "\x00" in question or any(ord(c) < 32 and c not in "\t\n\r" for c in question):
-        raise QuestionError("the question contains control characters (binary input?)")
-    question = " ".join(question.split())
-    if not question:
-        raise QuestionError("the question is empty")
-    if len(question) > MAX_QUESTION_CHARS:
-        raise QuestionError(
-            f"the question is {len(question):,} characters long; "
-            f"the limit is {MAX_QUESTION_CHARS:,}"
-        )
-    return question

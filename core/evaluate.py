@@ -13,11 +13,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import InitVar, dataclass, field, fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.engine import Engine
 from core.loop import LoopSettings
 from core.metrics import exact_match, f1, hits_at_1, median, percentile, tied_at_top
 from core.trace import Trace
+
+if TYPE_CHECKING:  # the engine sits above this module: named here as a type only
+    from core.engine import Engine
 
 SUMMARY_KEYS = (
     "paradigm",

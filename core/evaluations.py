@@ -25,12 +25,11 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import duckdb
 
 from core import paradigms as paradigm_registry
-from core.engine import Engine
 from core.evaluate import (
     SUMMARY_KEYS,
     LabelledQuestion,
@@ -42,6 +41,9 @@ from core.loop import LoopSettings
 from core.runs import RunStore, StoreBusy, _clean, ensure_schema
 from core.secrets import scrub_obj
 from core.trace import Trace
+
+if TYPE_CHECKING:  # the engine sits above this module: named here as a type only
+    from core.engine import Engine
 
 DB_NAME = "evaluations.duckdb"
 LOCK_NAME = "evaluations.duckdb.lock"

@@ -6,11 +6,14 @@ inspectable). One place for the CLI and the pages to go through.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from core.engine import Engine
 from core.kg.edits import Edit, EditError
-from core.runs import Proposal, RunStore, StoredRun
+from core.runs import Feedback, Proposal, StoredRun
 from core.trace import Trace
+
+if TYPE_CHECKING:  # the engine hands this loop out (Engine.feedback)
+    from core.engine import Engine
 
 
 @dataclass
@@ -28,14 +31,43 @@ class Reask:
         )
 
 
+@dataclass
+class Rated:
+    """What `FeedbackLoop.rate` stored, and why it was not yet learned from (None: it was)."""
+
+    feedback: Feedback
+    proposal: Proposal | None
+    not_learned: str | None = None
+
+
 class FeedbackLoop:
     def __init__(self, engine: Engine):
         self.engine = engine
-        self.runs = RunStore(engine.workspace.root)
+        self.runs = engine.runs
 
     def record(self, trace: Trace, source: str = "ask") -> int:
         """Keep a finished run so it can be rated and re-asked."""
         return self.runs.save(trace, source=source)
+
+    def rate(self, run_id: int, **feedback) -> Rated:
+        """Store feedback (a rating, a comment, a fix it proposes) for run `run_id`; a rating
+        then teaches the run's KB (a rated run becomes a chosen or rejected trajectory), the
+        same for the CLI and the Ask page. Refused feedback raises (FeedbackError, StoreBusy)
+        with nothing written; a failure to learn is reported, never loses the feedback."""
+        saved, proposal = self.runs.add_feedback(run_id, **feedback)
+        not_learned = None
+        if saved.rating:
+            try:
+                self.learn_ratings(self.runs.get(run_id).kb)
+            except ValueError as exc:  # StoreBusy, a KB deleted meanwhile
+                not_learned = str(exc)
+        return Rated(saved, proposal, not_learned)
+
+    def learn_ratings(self, kb: str) -> int:
+        """Turn the KB's rated runs into trajectories (core.learn.remember_rated)."""
+        from core.learn import remember_rated
+
+        return remember_rated(self.engine.workspace.root, self.engine.kg(kb))
 
     def accept(
         self,
@@ -49,7 +81,7 @@ class FeedbackLoop:
         proposal = self.runs.proposal(proposal_id)
         if proposal.status != "pending":
             raise EditError(f"proposal #{proposal_id} is already {proposal.status}")
-        editor = self.engine.workspace.editor(proposal.kb)
+        editor = self.engine.editor(proposal.kb)
         done = [
             e
             for e in editor.history()

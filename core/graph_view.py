@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -584,3 +585,38 @@ _JS = r"""
                           toggleFull: toggleFull, openTab: openTab};
 })();
 """
+
+
+# -- an entity's neighbourhood (the Sources page and the KG editor) --------------------------
+def neighbourhood_view(center: str, label: str, triples: list[Triple]) -> GraphView:
+    """One entity's neighbourhood, drawn by `graph_html` like a run's graph (one renderer for
+    every page): the entity in the middle, its neighbours on a circle. Fixed positions, so
+    the drawing does not move (no physics) and reads the same on every rerun."""
+    view = GraphView()
+    view.nodes[center] = {"label": label, "kind": "topic", "x": 0, "y": 0}
+    others: dict[str, str] = {}
+    for t in triples:
+        for node, node_label in ((t.s, t.s_label), (t.o, t.o_label)):
+            if node != center:
+                others.setdefault(node, node_label)
+    radius = max(180.0, 45.0 * len(others) / (2 * math.pi))
+    for i, (node, node_label) in enumerate(others.items()):
+        angle = 2 * math.pi * i / max(1, len(others))
+        view.nodes[node] = {
+            "label": node_label,
+            "kind": "seen",
+            "x": radius * math.cos(angle),
+            "y": radius * math.sin(angle),
+        }
+    for t in triples:
+        view.edges.append(
+            {
+                "from": t.s,
+                "to": t.o,
+                "label": t.p_label,
+                "new": False,
+                "evidence": False,
+                "key": (t.s, t.p, t.o),
+            }
+        )
+    return view

@@ -14,12 +14,31 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from core.secrets import scrub
-from core.trace import Action, Answer, LLMCall, Passage, Step, Trace, Triple
+from core.settings_spec import LoopSettings  # the settings and their spec live together
+from core.trace import Action, Answer, LLMCall, Passage, Step, StopRun, Trace, Triple
+
+MAX_QUESTION_CHARS = 2000
 
 
-class StopRun(Exception):
-    """Raised by a part of the loop to end the run cleanly (e.g. an exhausted LLM budget);
-    the message becomes the trace's stop reason."""
+class QuestionError(ValueError):
+    """The question cannot be asked as given (empty, too long, binary)."""
+
+
+def check_question(question: str) -> str:
+    """Refuse what cannot be a question, with a reason a user can act on."""
+    if not isinstance(question, str):
+        raise QuestionError("the question must be text")
+    if "\x00" in question or any(ord(c) < 32 and c not in "\t\n\r" for c in question):
+        raise QuestionError("the question contains control characters (binary input?)")
+    question = " ".join(question.split())
+    if not question:
+        raise QuestionError("the question is empty")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise QuestionError(
+            f"the question is {len(question):,} characters long; "
+            f"the limit is {MAX_QUESTION_CHARS:,}"
+        )
+    return question
 
 
 @dataclass
@@ -67,7 +86,7 @@ class Walk:
 
 @dataclass
 class State:
-    """s_t = (question, kept path, new information) plus the agent's own notes."""
+    """s_t = (question, kept path, new information) plus the running agent's own memory."""
 
     question: str
     path: list[Triple] = field(default_factory=list)  # selected, kept information
@@ -82,7 +101,10 @@ class State:
     # rows and passages by name (Chain-of-Knowledge)
     labels: dict[str, str] = field(default_factory=dict)
     stop_reason: str = ""  # set by the agent when it has nothing further to ask
-    notes: dict[str, Any] = field(default_factory=dict)  # agent/judge scratch
+    # the running agent's own typed memory (e.g. `WalkMemo`, `CoKProgress`): its class owns
+    # it, and no other part reads it, except a paradigm's own judge where its class says so.
+    # It lives on the state, not the agent, so that a copied state carries it.
+    memo: object | None = None
     llm_calls: list[LLMCall] = field(default_factory=list)  # calls made in the current step
     # the latest step, whatever buffer snapshot the agent reasons on (Algorithm 3)
     last_step: Step | None = None
@@ -116,55 +138,6 @@ class Judge(Protocol):
     name: str
 
     def score(self, state: State, memory: list[Step]) -> Judgement: ...
-
-
-@dataclass
-class LoopSettings:
-    """The loop's own settings (T, R, refresh) and the paradigm options its parts read."""
-
-    max_steps: int = 4  # T
-    threshold: float = 0.8  # R
-    refresh: str = "always"  # "always" (Algorithm 1) or "entropy" (Algorithm 3 snapshots)
-    refresh_bits: float = 1.0  # information needed before the agent's snapshot refreshes
-    judge: str = ""  # "rules" | "llm" | "consensus"; "" = the paradigm's default
-    width: int = 3  # candidates (relations / entities) the LLM agent weighs per decision
-    samples: int = 1  # k: sampled chains of thought (llm-only; majority vote)
-    planning: bool = False  # Algorithm 2 on llmxkg
-    lookahead: int = 1  # U
-    beam: int = 2  # W
-    proposals: int = 3  # N
-    exhaustive: bool = False  # ToG-style: the LLM scores every candidate, no rule pre-selection
-    consensus: float = 0.67  # cok: vote share of the samples that answers without retrieval
-    progressive: bool = True  # cok: each rationale from the corrected ones (else all at once)
-    prior: float = 2.0  # weight of the rules' distribution beside the LLM's in decisions
-    # WKM: weight of the agent's own distribution beside P_know (1: the agent alone; None:
-    # auto, from how often the agent alone was right on the KB's `knowloop learn` questions)
-    gamma: float | None = None
-    knowledge_k: int = 8  # WKM: nearest state entries that vote for the next action
-    knowledge_from: str = ""  # WKM: use only knowledge learned by this paradigm ("" = any)
-    llm: Any = None  # core.llm.LLMSettings (None: defaults from the environment)
-
-    def validate(self) -> None:
-        """Refuse settings that cannot run, with the setting's name (CLI flags and UI)."""
-        from core.settings_spec import problems  # the spec reads this class's defaults
-
-        checks = [(False, message) for message in problems(self)]
-        if self.llm is not None:
-            checks += [
-                (bool(str(self.llm.model).strip()), "the model name is empty"),
-                (self.llm.max_calls >= 1, "the LLM call budget must be at least 1"),
-                (self.llm.max_tokens >= 1, "the LLM token budget must be at least 1"),
-            ]
-        for ok, message in checks:
-            if not ok:
-                raise ValueError(message)
-
-    def public(self) -> dict[str, Any]:
-        """The settings as recorded in a trace (the model name, never a key)."""
-        out = {k: v for k, v in self.__dict__.items() if k != "llm"}
-        if self.llm is not None:
-            out["model"] = self.llm.model
-        return out
 
 
 def run_loop(
@@ -203,11 +176,7 @@ def run_loop(
             paused += yield from _handed_over(memory[-1])
             break
         if action is None:
-            stop_reason = (
-                state.stop_reason
-                or state.notes.get("stop_reason")
-                or "the agent has nothing further to ask"
-            )
+            stop_reason = state.stop_reason or "the agent has nothing further to ask"
             break
         step = Step(index=len(memory) + 1, action=action)
         try:
@@ -284,7 +253,7 @@ def run_loop(
         stop_reason=stop_reason,
         duration_ms=(time.perf_counter() - started - paused) * 1000,
         error=next((s.error for s in memory if s.error and stop_reason == "agent failed"), None),
-        linked=state.reading.linked or state.notes.get("linked", []),
+        linked=state.reading.linked,
     )
 
 

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from core.agents.rules import RuleAgent
 from core.judges import ConsensusJudge, LLMJudge, RuleJudge
 from core.kg.source import KGSource
 from core.kg.store import KnowledgeGraph
 from core.loop import Agent, Judge, KnowledgeSource, LoopSettings
-from core.wkm.guide import GuidedJudge, guide_for
+from core.registry import JUDGES, PARADIGMS
+from core.wkm.guide import GuidedJudge, KnowledgeCache, guide_for
 
 
 @dataclass
@@ -24,30 +26,46 @@ class Composition:
     settings: LoopSettings
 
 
-Builder = Callable[[KnowledgeGraph, LoopSettings], Composition]
-_REGISTRY: dict[str, tuple[Builder, str]] = {}
+@dataclass(frozen=True)
+class Context:
+    """What a paradigm may use besides its KB and settings, handed down by the Engine: the
+    workspace root (tables, documents) and the workspace's learned-knowledge cache. None for
+    either when a caller composes without a workspace (an in-memory KB in a test)."""
+
+    home: Path | None = None
+    knowledge: KnowledgeCache | None = None
 
 
-def register(name: str, description: str) -> Callable[[Builder], Builder]:
+Builder = Callable[[KnowledgeGraph, LoopSettings, Context], Composition]
+_BUILDERS: dict[str, Builder] = {}
+
+
+def register(name: str) -> Callable[[Builder], Builder]:
+    """Attach the builder of a paradigm declared in core.registry.PARADIGMS."""
+    if name not in PARADIGMS:
+        raise ValueError(f"paradigm {name!r} is not declared in core.registry.PARADIGMS")
+
     def wrap(builder: Builder) -> Builder:
-        _REGISTRY[name] = (builder, description)
+        _BUILDERS[name] = builder
         return builder
 
     return wrap
 
 
 def names() -> list[str]:
-    return list(_REGISTRY)
+    return [name for name in PARADIGMS if name in _BUILDERS]
 
 
 def describe(name: str) -> str:
-    return _REGISTRY[name][1]
+    return PARADIGMS[name]
 
 
-def compose(name: str, kg: KnowledgeGraph, settings: LoopSettings | None = None) -> Composition:
-    if name not in _REGISTRY:
+def compose(name: str, kg: KnowledgeGraph, settings: LoopSettings | None = None,
+            context: Context | None = None) -> Composition:  # fmt: skip
+    """The parts of paradigm `name` on `kg`; `context` is the workspace's (Engine.context)."""
+    if name not in _BUILDERS:
         raise ValueError(f"unknown paradigm {name!r}; choose one of: {', '.join(names())}")
-    return _REGISTRY[name][0](kg, settings or LoopSettings())
+    return _BUILDERS[name](kg, settings or LoopSettings(), context or Context())
 
 
 def _llm(settings: LoopSettings):
@@ -71,7 +89,6 @@ def _judge(kind: str, kg: KnowledgeGraph, settings: LoopSettings, llm=None) -> J
     raise ValueError(f"unknown judge {kind!r}; choose one of: {', '.join(JUDGES)}")
 
 
-JUDGES = ("rules", "llm", "consensus", "cok")
 
 
 def _guided(judge: Judge, guide) -> Judge:
@@ -79,17 +96,17 @@ def _guided(judge: Judge, guide) -> Judge:
     return GuidedJudge(judge, guide) if guide is not None else judge
 
 
-@register("kg-only", "rules over the knowledge graph: entity linking, relation paths, rule judge")
-def _kg_only(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
+@register("kg-only")
+def _kg_only(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Composition:
     max_hops = max(1, min(settings.max_steps, 3))
-    guide = guide_for(kg, settings, "kg-only")
+    guide = guide_for(kg, settings, "kg-only", ctx.knowledge)
     judge = _guided(_judge(settings.judge or "rules", kg, settings), guide)
     agent = RuleAgent(kg, max_hops=max_hops, guide=guide)
     return Composition(agent, KGSource(kg), judge, settings)
 
 
-@register("llm-only", "chain of thought: the LLM is its own knowledge source (k samples, vote)")
-def _llm_only(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
+@register("llm-only")
+def _llm_only(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Composition:
     from core.agents.llm_agents import CoTAgent
     from core.llm.source import LLMSource
 
@@ -98,8 +115,8 @@ def _llm_only(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
     return Composition(CoTAgent(llm, settings.samples), LLMSource(llm), judge, settings)
 
 
-@register("llm+kg", "one shot: link, retrieve a ranked neighbourhood, the LLM answers once")
-def _llm_plus_kg(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
+@register("llm+kg")
+def _llm_plus_kg(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Composition:
     from core.agents.llm_agents import OneShotAgent
 
     llm = _llm(settings)
@@ -107,30 +124,31 @@ def _llm_plus_kg(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
     return Composition(OneShotAgent(kg, llm), KGSource(kg), judge, settings)
 
 
-@register("llmxkg", "iterative: the LLM chooses among the KG's real relations, the judge decides")
-def _llm_x_kg(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
+@register("llmxkg")
+def _llm_x_kg(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Composition:
     from core.agents.llm_agents import IterativeAgent
 
     llm = _llm(settings)
     # the bundled 270M model judges sufficiency at chance level (README, "LLM paradigms"):
     # with it the rule judge decides unless another judge is asked for
     judge = _judge(settings.judge or ("rules" if llm.is_local else "llm"), kg, settings, llm)
-    guide = guide_for(kg, settings, "llmxkg")
+    guide = guide_for(kg, settings, "llmxkg", ctx.knowledge)
     agent = IterativeAgent(kg, llm, settings, guide=guide)
     return Composition(agent, KGSource(kg), _guided(judge, guide), settings)
 
 
-@register("cok", "Chain-of-Knowledge: consensus gate, then KG + tables + documents, progressive")
-def _cok(kg: KnowledgeGraph, settings: LoopSettings) -> Composition:
+@register("cok")
+def _cok(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Composition:
     from dataclasses import replace
 
     from core.agents.cok import CoKAgent
     from core.llm.source import LLMSource
     from core.sources import ensure_bundled
     from core.sources.loop_sources import DocumentSource, SourceRouter, TableSource
-    from core.workspace import default_home
 
-    home = kg.path.parent.parent if kg.path else default_home()
+    if ctx.home is None:
+        raise ValueError("the cok paradigm needs a workspace (its tables and documents)")
+    home = ctx.home
     ensure_bundled(home)
     llm = _llm(settings)
     kg_source = KGSource(kg)

@@ -9,7 +9,6 @@ are re-exported here for the pages and tests that import them from this module.
 from __future__ import annotations
 
 import html
-import json
 
 from core.graph_view import (  # noqa: F401 — re-exported: the pages import them from here
     COLORS,
@@ -207,8 +206,3 @@ def report_filename(trace: Trace) -> str:
     question = scrub(trace.question).lower()
     slug = "".join(c if c.isalnum() else "-" for c in question)[:50].strip("-")
     return f"knowloop-{slug or 'run'}.html"
-
-
-def trace_json(trace: Trace) -> str:
-    """The trace as an export file (scrubbed by Trace.to_dict)."""
-    return json.dumps(trace.to_dict(), ensure_ascii=False, indent=2)

@@ -3,8 +3,9 @@ widget label and CLI flag. `LoopSettings.validate`, the CLI flags (core.cli) and
 widgets (pages._shared.setting_widget) are all generated from `SETTINGS`, so a bound or a
 judge can no longer be one thing in the UI and another in the checks.
 
-Defaults are read from `LoopSettings` itself (the typed source of a run's settings); the
-choices of `judge` and `knowledge_from` come from the registries in core.paradigms.
+`LoopSettings` (the typed settings of one run) is defined here too, beside its spec, and the
+spec's defaults are read from it; core.loop re-exports it. The choices of `judge` and
+`knowledge_from` come from the declared names in core.registry.
 """
 
 from __future__ import annotations
@@ -13,7 +14,55 @@ from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
-from core.loop import LoopSettings
+from core.registry import JUDGES, PARADIGMS
+
+
+@dataclass
+class LoopSettings:
+    """The loop's own settings (T, R, refresh) and the paradigm options its parts read."""
+
+    max_steps: int = 4  # T
+    threshold: float = 0.8  # R
+    refresh: str = "always"  # "always" (Algorithm 1) or "entropy" (Algorithm 3 snapshots)
+    refresh_bits: float = 1.0  # information needed before the agent's snapshot refreshes
+    judge: str = ""  # "rules" | "llm" | "consensus"; "" = the paradigm's default
+    width: int = 3  # candidates (relations / entities) the LLM agent weighs per decision
+    samples: int = 1  # k: sampled chains of thought (llm-only; majority vote)
+    planning: bool = False  # Algorithm 2 on llmxkg
+    lookahead: int = 1  # U
+    beam: int = 2  # W
+    proposals: int = 3  # N
+    exhaustive: bool = False  # ToG-style: the LLM scores every candidate, no rule pre-selection
+    consensus: float = 0.67  # cok: vote share of the samples that answers without retrieval
+    progressive: bool = True  # cok: each rationale from the corrected ones (else all at once)
+    prior: float = 2.0  # weight of the rules' distribution beside the LLM's in decisions
+    # WKM: weight of the agent's own distribution beside P_know (1: the agent alone; None:
+    # auto, from how often the agent alone was right on the KB's `knowloop learn` questions)
+    gamma: float | None = None
+    knowledge_k: int = 8  # WKM: nearest state entries that vote for the next action
+    knowledge_from: str = ""  # WKM: use only knowledge learned by this paradigm ("" = any)
+    llm: Any = None  # core.llm.LLMSettings (None: defaults from the environment)
+
+    def validate(self) -> None:
+        """Refuse settings that cannot run, with the setting's name (CLI flags and UI)."""
+        checks = [(False, message) for message in problems(self)]
+        if self.llm is not None:
+            checks += [
+                (bool(str(self.llm.model).strip()), "the model name is empty"),
+                (self.llm.max_calls >= 1, "the LLM call budget must be at least 1"),
+                (self.llm.max_tokens >= 1, "the LLM token budget must be at least 1"),
+            ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(message)
+
+    def public(self) -> dict[str, Any]:
+        """The settings as recorded in a trace (the model name, never a key)."""
+        out = {k: v for k, v in self.__dict__.items() if k != "llm"}
+        if self.llm is not None:
+            out["model"] = self.llm.model
+        return out
+
 
 Choices = tuple[Any, ...] | Callable[[], tuple[Any, ...]]
 _DEFAULTS = {f.name: f.default for f in fields(LoopSettings) if f.default is not MISSING}
@@ -76,15 +125,11 @@ class Setting:
 
 
 def _judges() -> tuple[str, ...]:
-    from core import paradigms
-
-    return ("", *paradigms.JUDGES)  # "": the paradigm's own judge
+    return ("", *JUDGES)  # "": the paradigm's own judge
 
 
 def _paradigms() -> tuple[str, ...]:
-    from core import paradigms
-
-    return ("", *paradigms.names())  # "": knowledge learned by any paradigm
+    return ("", *PARADIGMS)  # "": knowledge learned by any paradigm
 
 
 SETTINGS: tuple[Setting, ...] = (

@@ -13,6 +13,12 @@ from typing import Any
 
 from core.secrets import scrub_obj
 
+
+class StopRun(Exception):
+    """Raised by a part of the loop to end the run cleanly (e.g. an exhausted LLM budget);
+    the message becomes the trace's stop reason. Here, below every part, so a knowledge
+    source or the LLM client can raise it without importing the loop."""
+
 SCHEMA_VERSION = 1
 
 

@@ -88,10 +88,15 @@ class Workspace:
     """All KBs (and, later, runs and edits) of one user, in one directory."""
 
     def __init__(self, root: Path | str | None = None):
-        self.root = Path(root) if root else default_home()
+        self.root = Path(root) if root else self.default_root()
         self.kbs_dir = self.root / "kbs"
         self._open: dict[str, KnowledgeGraph] = {}
         self.swept = self.sweep_staging()  # every process opens the workspace here
+
+    @staticmethod
+    def default_root() -> Path:
+        """The workspace used when none is named: $KNOWLOOP_HOME, else ~/.knowloop."""
+        return default_home()
 
     # -- KBs --------------------------------------------------------------------------------
     def kb_names(self) -> list[str]:

@@ -59,7 +59,7 @@ def warm_up_llm() -> None:
     background, so the first LLM question does not wait for them. Not at start: litellm's
     import holds the GIL for seconds and would delay the first question on a small machine."""
     if not os.environ.get("KNOWLOOP_NO_WARM_UP"):
-        _warm_up_once(app_settings.load().effective_model)
+        _warm_up_once(get_engine(open_default=False).settings.load().effective_model)
 
 
 @st.cache_resource(show_spinner=False)
@@ -220,7 +220,7 @@ def pick_entity(kg, query_key: str, pick_key: str, placeholder: str, radio: bool
 
 def feedback_loop(*, open_default: bool = True) -> FeedbackLoop:
     """The outer loop (runs, feedback, proposals, re-asking) over the shared Engine."""
-    return FeedbackLoop(get_engine(open_default=open_default))
+    return get_engine(open_default=open_default).feedback
 
 
 def session_open():

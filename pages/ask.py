@@ -19,7 +19,6 @@ from core import app_settings
 from core.loop import LoopSettings
 from core.report import report_filename, report_html, topics_of
 from core.trace import Step, Trace, Triple
-from core.wkm.learn import remember_rated
 from pages._render import (
     draw_chart,
     draw_graph,
@@ -92,7 +91,7 @@ def render_form() -> Request | None:
     """The question box, a compact settings row and the LLM options; returns the request
     when Run is pressed. Defaults come from the Settings page (saved in the workspace)."""
     names = paradigm_names()
-    saved, problem = app_settings.load_checked()
+    saved, problem = get_engine(open_default=False).settings.load_checked()
     if problem:
         st.warning(f"{problem}; using the defaults — fix them on the Settings page")
     with st.form("ask_form", border=False):
@@ -377,7 +376,7 @@ def save_feedback(run_id: int, key: str) -> None:
     state = st.session_state
     state.pop(key + "error", None)
     try:
-        feedback, proposal = feedback_loop().runs.add_feedback(
+        rated = feedback_loop().rate(
             run_id,
             rating=RATINGS.get(state.get(key + "rating") or "", 0),
             comment=state.get(key + "comment") or "",
@@ -389,13 +388,9 @@ def save_feedback(run_id: int, key: str) -> None:
     except ValueError as exc:  # FeedbackError, StoreBusy
         state[key + "error"] = str(exc)
         return
-    if feedback.rating:  # a rated run becomes a chosen / rejected trajectory (WKM)
-        loop = feedback_loop()
-        try:
-            kb = loop.runs.get(run_id).kb
-            remember_rated(loop.engine.workspace.root, loop.engine.kg(kb))
-        except ValueError as exc:
-            state[key + "error"] = f"feedback saved; not yet learned from ({exc})"
+    feedback, proposal = rated.feedback, rated.proposal
+    if rated.not_learned:
+        state[key + "error"] = f"feedback saved; not yet learned from ({rated.not_learned})"
     state[key + "done"] = (
         f"Saved; proposal #{proposal.id} waits in the KG editor."
         if proposal

@@ -12,7 +12,6 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core import app_settings
 from core.compare import Comparison, compare_stream
 from pages._render import render_answer_card, render_step, status_label
 from pages._shared import (
@@ -48,7 +47,7 @@ class Request:
 def render_form(kb: str) -> Request | None:
     names = paradigm_names()
     examples = example_questions(kb).questions
-    saved = app_settings.load()
+    saved = get_engine(open_default=False).settings.load()
     with st.form("cmp_form", border=False):
         question = st.text_input(
             "Question", key="cmp_question", placeholder=examples[0] if examples else ""
@@ -76,7 +75,7 @@ def run(req: Request, kb: str) -> None:
     st.session_state.pop(ERROR_KEY, None)
     try:
         settings = replace(
-            app_settings.load().loop_settings(),
+            get_engine(open_default=False).settings.load().loop_settings(),
             max_steps=req.max_steps,
             threshold=req.threshold,
         )
@@ -118,14 +117,20 @@ def render_results(question: str, gold: list[str], results: list[Comparison], kb
         hide_index=True,
         column_config={
             "correct": st.column_config.CheckboxColumn(
-                "correct", help="Hits@1 as in knowloop eval: a tie at the top counts only when "
-                "every tied answer is gold"),
+                "correct",
+                help="Hits@1 as in knowloop eval: a tie at the top counts only when "
+                "every tied answer is gold",
+            ),
             "cost_usd": st.column_config.NumberColumn("cost USD", format="$%.5f"),
             "engine_ms": st.column_config.NumberColumn(
-                "engine ms", format="%.0f", help="the run's own clock (the trace's duration)"),
+                "engine ms", format="%.0f", help="the run's own clock (the trace's duration)"
+            ),
             "wall_ms": st.column_config.NumberColumn(
-                "wall ms", format="%.0f", help="from start to finish as seen by this page, "
-                "including waiting for the shared local model"),
+                "wall ms",
+                format="%.0f",
+                help="from start to finish as seen by this page, "
+                "including waiting for the shared local model",
+            ),
         },  # fmt: skip
     )
     charts = [(metric, title) for metric, title in CHARTS if rows[metric].astype(float).any()]

@@ -17,7 +17,6 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core import app_settings
 from core.evaluate import LabelledQuestion, parse_question_file, sample_questions
 from core.evaluations import (
     Evaluation,
@@ -34,9 +33,9 @@ from core.evaluations import (
     summaries_json,
     table_csv,
 )
+from core.learn import learn
 from core.loop import LoopSettings
 from core.report import topics_of
-from core.wkm.learn import learn
 from pages._render import draw_chart, draw_graph, render_answer_card, render_step, status_label
 from pages._shared import (
     choose_kb,
@@ -72,7 +71,7 @@ class Plan:
 
 
 def store() -> EvaluationStore:
-    return EvaluationStore(get_engine(open_default=False).workspace.root)
+    return get_engine(open_default=False).evaluations
 
 
 # -- the question file ---------------------------------------------------------------------
@@ -117,7 +116,7 @@ def read_file(name: str, data: bytes, strip: bool) -> list[LabelledQuestion] | N
 def render_settings(name: str, questions: list[LabelledQuestion]) -> Plan | None:
     """Paradigms, T, R and the sample; the plan, or None (after a message) when refused."""
     names = paradigm_names()
-    saved, problem = app_settings.load_checked()
+    saved, problem = get_engine(open_default=False).settings.load_checked()
     if problem:
         st.warning(f"{problem}; using the defaults — fix them on the Settings page")
     c1, c2, c3 = st.columns([3, 2, 2])

@@ -8,22 +8,20 @@ FeedbackLoop (core), which log it, refuse conflicts and keep the history.
 
 from __future__ import annotations
 
-import re
 import tempfile
 import time
-from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
-from pyvis.network import Network
 
 from core.feedback import Reask
+from core.graph_view import graph_html, neighbourhood_view
 from core.kg.edits import Edit, EditConflict, KBEditor
 from core.kg.store import KnowledgeGraph
-from core.report import strip_remote
+from core.kg.table_edit import COLUMNS, table_changes
 from core.trace import Triple
 from core.workspace import Workspace
 from pages._shared import (
@@ -35,9 +33,9 @@ from pages._shared import (
     pick_entity,
 )
 
-COLUMNS = ["subject", "relation", "object"]
 TABLE_LIMIT = 500  # triples of one entity in the table
 GRAPH_LIMIT = 40  # triples drawn around it
+GRAPH_HEIGHT = 450
 MAX_REASK = 20  # stored questions asked again at once
 EXPORTS = [  # label, file suffix, MIME type
     ("KG as Turtle", ".ttl", "text/turtle"),
@@ -52,18 +50,6 @@ WHY, ALLOW_NEW, ENTRY = "kge_why", "kge_allow_new", "kge_entry"
 LOADED = "kge_loaded"  # the table being edited: kb, node, version, triples, widget key
 LAST = "kge_last"  # the last accepted change and its re-ask state
 TABLE_MSG, QUEUE_MSG, HISTORY_MSG = "kge_table_msg", "kge_queue_msg", "kge_history_msg"
-_EMPTY_HEADING = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>")  # pyvis's title slots
-
-
-@dataclass
-class TableChanges:
-    """The table's edits as one KB edit: what to add (texts the editor parses), what it looks
-    like to a reader, what to remove (the loaded triples) and why it cannot be saved yet."""
-
-    add: list[str] = field(default_factory=list)
-    shown: list[str] = field(default_factory=list)
-    remove: list[Triple] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
 
 
 def change_diff(added: list[Triple | str], removed: list[Triple | str]) -> str:
@@ -226,32 +212,8 @@ def render_graph(kg: KnowledgeGraph, node: str) -> None:
     if not triples:
         st.caption("This entity has no triples to draw.")
         return
-    st.iframe(graph_html(node, kg.label(node), triples), height=450)
-
-
-def graph_html(center: str, label: str, triples: list[Triple]) -> str:
-    """The neighbourhood as a self-contained pyvis page (vis-network inlined, nothing remote)."""
-    net = Network(height="430px", width="100%", directed=True, cdn_resources="in_line")
-    net.add_node(center, label=_short(label), title=label, color="#f28e2b", size=24)
-    for t in triples:
-        for node_id, node_label in ((t.s, t.s_label), (t.o, t.o_label)):
-            if node_id not in net.node_ids:
-                literal = node_id.startswith('"')
-                net.add_node(
-                    node_id,
-                    label=_short(node_label),
-                    title=node_label,
-                    shape="box" if literal else "dot",
-                    color="#d3d3d3" if literal else "#76b7f2",
-                    size=14,
-                )
-        net.add_edge(t.s, t.o, label=t.p_label, title=t.p_label, font={"size": 10})
-    net.repulsion(node_distance=140, spring_length=140)
-    return strip_remote(_EMPTY_HEADING.sub("", net.generate_html(notebook=False)))
-
-
-def _short(text: str, n: int = 28) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
+    view = neighbourhood_view(node, kg.label(node), triples)
+    st.iframe(graph_html(view, GRAPH_HEIGHT), height=GRAPH_HEIGHT)
 
 
 def render_table(kb: str, loaded: dict) -> None:
@@ -300,48 +262,6 @@ def render_table(kb: str, loaded: dict) -> None:
             on_click=reload_table,
             type="primary",
         )
-
-
-def table_changes(triples: list[Triple], state: dict | None) -> TableChanges:
-    """Turn the data editor's edit state into triples to add and remove.
-
-    A changed row removes the loaded triple and adds the new one; cells left as they were keep
-    their exact node (by id, so a label shared by two entities cannot pick the wrong one)."""
-    out = TableChanges()
-    state = state or {}
-    deleted = {int(i) for i in state.get("deleted_rows") or []}
-    for pos, change in sorted((int(k), v) for k, v in (state.get("edited_rows") or {}).items()):
-        if pos in deleted or not 0 <= pos < len(triples):
-            continue
-        old = triples[pos]
-        cells, shown, problem = [], [], None
-        for col, old_id, old_label in zip(
-            COLUMNS, (old.s, old.p, old.o), (old.s_label, old.p_label, old.o_label), strict=True
-        ):
-            new = str(change.get(col, old_label) or "").strip()
-            if not new:
-                problem = f"row {pos + 1}: the {col} is empty"
-                break
-            keep = new == old_label and "|" not in old_id
-            cells.append(old_id if keep else new)
-            shown.append(new)
-        if problem:
-            out.problems.append(problem)
-        elif shown != [old.s_label, old.p_label, old.o_label]:
-            out.remove.append(old)
-            out.add.append("|".join(cells))
-            out.shown.append("|".join(shown))
-    out.remove += [triples[pos] for pos in sorted(deleted) if 0 <= pos < len(triples)]
-    for i, row in enumerate(state.get("added_rows") or [], start=1):
-        values = [str(row.get(c) or "").strip() for c in COLUMNS]
-        if not any(values):
-            continue
-        if not all(values):
-            out.problems.append(f"new row {i}: fill in subject, relation and object")
-            continue
-        out.add.append("|".join(values))
-        out.shown.append("|".join(values))
-    return out
 
 
 def save_table(kb: str) -> None:

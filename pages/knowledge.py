@@ -13,9 +13,8 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
+from core.learn import TrajectoryDetails, explain
 from core.wkm import actions
-from core.wkm.guide import neighbours_of
-from core.wkm.learn import TrajectoryDetails, explain, remember_rated
 from core.wkm.store import KnowledgeStore
 from pages._shared import choose_kb, get_engine, md
 
@@ -24,7 +23,7 @@ NOTICE = "kn_notice"
 
 
 def store() -> KnowledgeStore:
-    return KnowledgeStore(get_engine(open_default=False).workspace.root)
+    return get_engine(open_default=False).knowledge
 
 
 def delete(kind: str, entry_id: int) -> None:
@@ -143,7 +142,7 @@ def render_states(kb: str, kg) -> None:
     if chosen is None:
         st.caption("Select an entry to see its nearest neighbours (same previous action).")
         return
-    near = neighbours_of(get_engine(open_default=False).workspace.root, kb, chosen)
+    near = get_engine(open_default=False).knowledge_cache.neighbours_of(kb, chosen)
     st.markdown(f"**Nearest neighbours of entry #{chosen}**")
     if near:
         st.dataframe(
@@ -204,7 +203,7 @@ def main() -> None:
         return
     kg = get_engine(open_default=False).kg(kb)
     try:
-        remember_rated(get_engine(open_default=False).workspace.root, kg)
+        get_engine(open_default=False).feedback.learn_ratings(kb)
     except ValueError as exc:  # a busy store: the page still shows what is there
         st.warning(f"Rated runs not synced yet: {exc}")
     if notice := st.session_state.pop(NOTICE, None):

@@ -17,6 +17,7 @@ from core.app_settings import AppSettings
 from core.llm import local
 from pages._shared import (
     describe_paradigm,
+    get_engine,
     md,
     paradigm_names,
     setting_widget,
@@ -58,7 +59,7 @@ def load_into_state() -> None:
     defaults."""
     if all(key(f.name) in st.session_state for f in fields(AppSettings)):
         return
-    saved, defaults = app_settings.load(), AppSettings()
+    saved, defaults = get_engine(open_default=False).settings.load(), AppSettings()
     refused = []
     for f in fields(AppSettings):
         value, default = getattr(saved, f.name), getattr(defaults, f.name)
@@ -176,11 +177,11 @@ def render_save() -> None:
     if not st.button("Save", key="set_save", type="primary"):
         return
     try:
-        app_settings.save(chosen())
+        get_engine(open_default=False).settings.save(chosen())
     except ValueError as exc:
         st.error(f"Not saved: {exc}")
         return
-    st.success(f"Saved to {md(app_settings.settings_path())}.")
+    st.success(f"Saved to {md(get_engine(open_default=False).settings.path)}.")
 
 
 # -- page ------------------------------------------------------------------------------------

@@ -8,16 +8,12 @@ guard (core.kg.sparql_guard), which refuses updates, SERVICE and unbounded queri
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core import sources
+from core.graph_view import graph_html, neighbourhood_view
 from core.kg.store import KnowledgeGraph
-from core.report import GraphView, graph_html
-from core.trace import Triple
 from core.workspace import Workspace
 from pages._shared import choose_kb, get_engine, md, pick_entity, session_open
 
@@ -87,48 +83,15 @@ def render_entity(kg: KnowledgeGraph) -> None:
     st.caption(f"{len(triples)} triples{capped}; the graph draws the first {len(drawn)}.")
 
 
-def neighbourhood_view(center: str, label: str, triples: list[Triple]) -> GraphView:
-    """The entity in the middle, its neighbours on a circle: fixed positions, so the drawing
-    does not move (no physics) and reads the same on every rerun."""
-    view = GraphView()
-    view.nodes[center] = {"label": label, "kind": "topic", "x": 0, "y": 0}
-    others: dict[str, str] = {}
-    for t in triples:
-        for node, node_label in ((t.s, t.s_label), (t.o, t.o_label)):
-            if node != center:
-                others.setdefault(node, node_label)
-    radius = max(180.0, 45.0 * len(others) / (2 * math.pi))
-    for i, (node, node_label) in enumerate(others.items()):
-        angle = 2 * math.pi * i / max(1, len(others))
-        view.nodes[node] = {
-            "label": node_label,
-            "kind": "seen",
-            "x": radius * math.cos(angle),
-            "y": radius * math.sin(angle),
-        }
-    for t in triples:
-        view.edges.append(
-            {
-                "from": t.s,
-                "to": t.o,
-                "label": t.p_label,
-                "new": False,
-                "evidence": False,
-                "key": (t.s, t.p, t.o),
-            }
-        )
-    return view
-
-
 # -- tables ----------------------------------------------------------------------------------
 def render_tables() -> None:
     """Tables held in DuckDB (schema, row count, preview) and document collections (with a
     search box): the sources beside the graph."""
-    home = workspace().root
+    sources = get_engine(open_default=False).sources
     try:
         with st.spinner("Importing the bundled table and documents (once)…"):
-            sources.ensure_bundled(home)
-        tables, collections = sources.list_tables(home), sources.list_collections(home)
+            sources.ensure_bundled()
+        tables, collections = sources.list_tables(), sources.list_collections()
     except (OSError, ValueError) as exc:
         st.error(f"Cannot read the sources: {exc}")
         return
@@ -138,7 +101,7 @@ def render_tables() -> None:
     for table in tables:
         with st.expander(f"{table.name} — {table.rows:,} rows, {len(table.columns)} columns"):
             st.dataframe(pd.DataFrame(table.columns, columns=["column", "type"]), hide_index=True)
-            preview = sources.run_sql(f'SELECT * FROM "{table.name}" LIMIT 20', home)
+            preview = sources.run_sql(f'SELECT * FROM "{table.name}" LIMIT 20')
             st.dataframe(pd.DataFrame(preview.rows, columns=preview.columns), hide_index=True)
     st.subheader("Documents")
     if not collections:
@@ -154,7 +117,7 @@ def render_tables() -> None:
     text = st.text_input("Search the documents (BM25)", key="src_docs_search")
     if text.strip():
         try:
-            hits = sources.search(text, k=5, home=home)
+            hits = sources.search(text, k=5)
         except ValueError as exc:
             st.error(str(exc))
             return

@@ -2,14 +2,24 @@
 
 Every test runs with ``KNOWLOOP_HOME`` pointed at its own temporary directory, so nothing
 ever reads or writes ``~/.knowloop``. The bundled MetaQA KB (129k triples, seconds to import)
-is imported once per session into a temporary workspace and only read afterwards; tests that
-change a workspace build a fresh one from the small fixture KBs in ``tests/fixtures``.
+is imported once per session into a temporary workspace, with its bundled table and documents
+(so CoK's sources need no import later), and only read afterwards; a test that writes (stores
+a run, imports, edits, saves settings) takes ``metaqa_copy``, a copy of its own, or builds a
+fresh workspace from the small fixture KBs in ``tests/fixtures``.
+
+The shared session workspaces (``metaqa_home``, ``football_engine``, ``tiny_kg``) are
+watched: after every test their file trees (every name; files' sizes and mtimes; lock files
+aside) are compared with what they were, and a test that changed one fails in its teardown
+naming the paths; at session end each is compared with its state right after it was built.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import os
-from collections.abc import Callable
+import shutil
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +37,182 @@ METAQA_DIR = REPO / "kb_data" / "metaqa"
 Snapshot = dict[str, tuple[int, int]]
 
 
+# -- the fast loop covers every module ------------------------------------------------------
+# `pytest -m "not slow"` over the whole suite must still reach every module of core/ and
+# pages/: a core module counts when it was imported in this process, a page when its script
+# was executed (AppTest runs pages with exec, so they never appear in sys.modules; the
+# interpreter's "exec" audit event names the file). At session end the modules never reached
+# are listed and the session fails.
+
+_EXECUTED: set[str] = set()
+
+
+def _audit(event: str, args: tuple) -> None:
+    if event == "exec" and args:
+        filename = getattr(args[0], "co_filename", "")
+        if filename.startswith(str(REPO / "pages")):
+            _EXECUTED.add(filename)
+
+
+sys.addaudithook(_audit)
+
+
+def project_modules() -> dict[str, Path]:
+    """Every module of core/ (subpackages too) and pages/, by dotted name."""
+    out: dict[str, Path] = {}
+    for top in ("core", "pages"):
+        for path in sorted((REPO / top).rglob("*.py")):
+            parts = path.relative_to(REPO).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = path
+    return out
+
+
+# Modules the fast loop reaches only in a child process, where this check cannot see them.
+IN_A_SUBPROCESS = {"core.__main__": "test_cli.py's test_python_m_core_* run `python -m core`"}
+
+
+def modules_not_reached() -> list[str]:
+    missing = []
+    for name, path in project_modules().items():
+        if name in IN_A_SUBPROCESS:
+            continue
+        reached = str(path) in _EXECUTED if name.startswith("pages.") else name in sys.modules
+        if not reached:
+            missing.append(name)
+    return missing
+
+
+def _is_whole_fast_loop(config: pytest.Config) -> bool:
+    """`pytest -m "not slow"` over the whole suite (no paths, no -k, --lf, --sw, --deselect)."""
+    markexpr = (config.getoption("markexpr") or "").replace('"', "").replace("'", "").strip()
+    testpaths = [str(REPO / p) for p in config.getini("testpaths")]
+    args = [str(Path(a).resolve()) for a in config.args]
+    narrowed = any(
+        config.getoption(name, None) for name in ("keyword", "lf", "stepwise", "deselect")
+    )
+    return markexpr == "not slow" and not narrowed and args == testpaths
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        return  # interrupted, a collection error, nothing collected: nothing to judge
+    if session.config.getoption("collectonly") or not session.testscollected:
+        return  # nothing ran
+    if not _is_whole_fast_loop(session.config) or session.shouldstop:
+        return
+    missing = modules_not_reached()
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if missing:
+        if reporter:
+            reporter.write_sep("=", "the fast loop reaches no test of these modules", red=True)
+            for name in missing:
+                reporter.write_line(f"  {name}  (mark fewer of its tests slow, or add one)")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    elif reporter:
+        reporter.write_line(
+            f"fast loop: all {len(project_modules())} modules of core/ and pages/ reached"
+        )
+
+
+# -- shared session workspaces are read-only: a check proves it ----------------------------
+
+_LOCKS = ("LOCK", "*.lock")  # lock files a reader may create: not a change of the content
+
+
+def _is_lock(name: str) -> bool:
+    return any(fnmatch.fnmatch(name, pattern) for pattern in _LOCKS)
+
+
+def content_snapshot(root: Path) -> Snapshot:
+    """Every file under root with its size and mtime (lock files aside), every directory by
+    name (a directory's mtime moves when a reader creates a lock file in it)."""
+    out: Snapshot = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        base = Path(dirpath)
+        for name in dirnames:
+            out[str((base / name).relative_to(root)) + "/"] = (0, 0)
+        for name in filenames:
+            if _is_lock(name):
+                continue
+            path = base / name
+            try:
+                st = path.stat()
+            except FileNotFoundError:  # removed while walking: a change the next walk sees
+                continue
+            out[str(path.relative_to(root))] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+def snapshot_diff(before: Snapshot, after: Snapshot) -> list[str]:
+    """The changed paths, each with what happened to it."""
+    changes = [f"+ {p}" for p in sorted(after.keys() - before.keys())]
+    changes += [f"- {p}" for p in sorted(before.keys() - after.keys())]
+    changes += [
+        f"~ {p} (size {before[p][0]} -> {after[p][0]}, mtime {before[p][1]} -> {after[p][1]})"
+        for p in sorted(before.keys() & after.keys())
+        if before[p] != after[p]
+    ]
+    return changes
+
+
+class _Shared:
+    """One shared session workspace: its state when built, and after the last test."""
+
+    def __init__(self, label: str, root: Path):
+        self.label, self.root = label, root
+        self.built = self.last = content_snapshot(root)
+        self.blamed = False  # a test already failed for changing it
+
+
+_SHARED: list[_Shared] = []
+
+
+def share(label: str, root: Path) -> Path:
+    """Declare root a shared, read-only session workspace (call once it is fully built)."""
+    _SHARED.append(_Shared(label, root))
+    return root
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_workspaces_unchanged() -> Iterator[None]:
+    """Session end: every shared workspace is as it was right after it was built."""
+    yield
+    failures = []
+    for shared in _SHARED:
+        changes = snapshot_diff(shared.built, content_snapshot(shared.root))
+        if changes and not shared.blamed:  # else the test that wrote has failed already
+            failures.append(f"{shared.label} ({shared.root}):\n  " + "\n  ".join(changes[:50]))
+    if failures:
+        pytest.fail(
+            "shared session workspaces changed during the session (a test wrote into one; "
+            "give it metaqa_copy or its own workspace):\n" + "\n".join(failures),
+            pytrace=False,
+        )
+
+
+@pytest.fixture(autouse=True)
+def no_writes_to_shared_workspaces(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each test: the shared workspaces it could reach are unchanged (else it fails in
+    teardown, naming the paths it changed)."""
+    yield
+    failures = []
+    for shared in _SHARED:
+        now = content_snapshot(shared.root)
+        changes = snapshot_diff(shared.last, now)
+        shared.last = now  # the next test is judged on its own writes
+        if changes:
+            shared.blamed = True
+            failures.append(f"{shared.label} ({shared.root}):\n  " + "\n  ".join(changes[:50]))
+    if failures:
+        pytest.fail(
+            f"{request.node.nodeid} wrote into a shared session workspace (use metaqa_copy "
+            "or a workspace of its own):\n" + "\n".join(failures),
+            pytrace=False,
+        )
+
+
 @pytest.fixture(autouse=True)
 def knowloop_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """KNOWLOOP_HOME for this test: a path inside tmp_path that does not exist yet."""
@@ -41,9 +227,28 @@ def knowloop_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture(scope="session")
 def metaqa_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A workspace root seeded with the bundled MetaQA KB (first use imports it)."""
+    from core.sources import ensure_bundled
+
     root = tmp_path_factory.mktemp("metaqa-workspace")
     assert Workspace(root).resolve(None) == "metaqa"
+    ensure_bundled(root)  # CoK's table and documents, so a CoK run reads and imports nothing
+    return share("metaqa_home", root)
+
+
+@pytest.fixture
+def metaqa_copy(metaqa_home: Path, tmp_path: Path) -> Path:
+    """A copy of the session workspace, this test's own: free to store runs, import, edit."""
+    root = tmp_path / "metaqa-copy"
+    # RocksDB's LOCK stays behind; the edit lock files come along, so the copy's tree is the
+    # original's and a test comparing trees before and after sees only its own changes
+    shutil.copytree(metaqa_home, root, ignore=shutil.ignore_patterns("LOCK"))
     return root
+
+
+@pytest.fixture
+def metaqa_copy_engine(metaqa_copy: Path) -> Engine:
+    """An engine over this test's own copy of the bundled workspace."""
+    return Engine(Workspace(metaqa_copy))
 
 
 @pytest.fixture(scope="session")
@@ -80,6 +285,7 @@ def football_engine(tmp_path_factory: pytest.TempPathFactory, football_file: Pat
     """A read-only-by-convention workspace holding the football KB as `football`."""
     ws = Workspace(tmp_path_factory.mktemp("football-workspace"))
     ws.import_file(football_file, name="football")
+    share("football_engine", ws.root)
     return Engine(ws)
 
 
@@ -87,8 +293,6 @@ def football_engine(tmp_path_factory: pytest.TempPathFactory, football_file: Pat
 def football_home(knowloop_home: Path, tmp_path: Path, football_file: Path) -> Path:
     """$KNOWLOOP_HOME (this test's own) holding a fresh import of the football KB, free to
     change (imported from a copy, so the KB's recorded source is not the fixture file)."""
-    import shutil
-
     kb_file = tmp_path / "football.tsv"
     shutil.copy(football_file, kb_file)
     Workspace(knowloop_home).import_file(kb_file, name="football")
@@ -104,6 +308,7 @@ def football_kg(football_engine: Engine) -> KnowledgeGraph:
 def tiny_kg(tmp_path_factory: pytest.TempPathFactory, tiny_file: Path) -> KnowledgeGraph:
     ws = Workspace(tmp_path_factory.mktemp("tiny-workspace"))
     ws.import_file(tiny_file, name="tiny")
+    share("tiny_kg", ws.root)
     return ws.kg("tiny")
 
 

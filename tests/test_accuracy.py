@@ -13,6 +13,9 @@ import pytest
 from core.engine import Engine
 from core.evaluate import SUMMARY_KEYS, evaluate, read_questions
 
+pytestmark = pytest.mark.slow  # the fast loop (`pytest -m 'not slow'`) leaves it out
+
+
 DEV = Path(__file__).resolve().parents[1] / "kb_data" / "metaqa"
 SLICE = 300
 FLOOR = {True: 0.98, False: 0.96}  # brackets kept -> floor

@@ -176,6 +176,7 @@ def test_bad_saved_settings_fall_back_to_defaults_with_a_warning(
         (home / "settings.json").unlink()
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_llm_down_is_reported_on_the_step_not_as_a_traceback(
     app: AppTest, monkeypatch: pytest.MonkeyPatch
 ) -> None:

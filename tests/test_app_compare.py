@@ -13,8 +13,8 @@ APP = Path(__file__).resolve().parents[1] / "streamlit_app.py"
 
 
 @pytest.fixture
-def compare_page(metaqa_home: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
-    monkeypatch.setenv("KNOWLOOP_HOME", str(metaqa_home))
+def compare_page(metaqa_copy: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("KNOWLOOP_HOME", str(metaqa_copy))
     at = AppTest.from_file(APP, default_timeout=120).run()
     at.switch_page("pages/compare.py").run()
     assert not at.exception, at.exception
@@ -22,6 +22,7 @@ def compare_page(metaqa_home: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     return at
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_two_paradigms_side_by_side_with_gold(compare_page: AppTest) -> None:
     at = compare_page
     at.text_input(key="cmp_question").input("who directed [Black Snake Moan]")
@@ -53,6 +54,7 @@ def test_empty_question_is_refused_before_anything_runs(compare_page: AppTest) -
     assert not at.dataframe and not at.get("plotly_chart")
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_t_and_r_controls_reach_the_runs(compare_page: AppTest) -> None:
     at = compare_page
     at.text_input(key="cmp_question").input("who directed the movies written by [Luc Besson]")
@@ -73,14 +75,14 @@ def test_no_paradigm_is_a_readable_error(compare_page: AppTest) -> None:
 
 
 def test_saved_settings_are_the_controls_defaults(
-    metaqa_home: Path, monkeypatch: pytest.MonkeyPatch
+    metaqa_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("KNOWLOOP_HOME", str(metaqa_home))
-    app_settings.save(app_settings.AppSettings(max_steps=1, threshold=0.5), metaqa_home)
+    monkeypatch.setenv("KNOWLOOP_HOME", str(metaqa_copy))
+    app_settings.save(app_settings.AppSettings(max_steps=1, threshold=0.5), metaqa_copy)
     try:
         at = AppTest.from_file(APP, default_timeout=120).run()
         at.switch_page("pages/compare.py").run()
         assert at.slider(key="cmp_max_steps").value == 1
         assert at.slider(key="cmp_threshold").value == 0.5
     finally:
-        (metaqa_home / "settings.json").unlink()
+        (metaqa_copy / "settings.json").unlink()

@@ -114,6 +114,7 @@ def test_an_invalid_name_is_named_and_blocks_the_import(home: Path, football_fil
     assert at.button(key="data_kb_import").disabled
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_replace_needs_a_tick_and_keeps_question_files(
     home: Path, football_file: Path, malformed_file: Path
 ) -> None:
@@ -154,6 +155,7 @@ def test_delete_a_kb_after_confirming(home: Path, football_file: Path) -> None:
     assert at.checkbox(key="data_del_kb_confirm").value is False  # the tick does not linger
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_a_table_and_documents_join_the_sources(home: Path) -> None:
     at = open_page()
     upload(at, "data_table_file", "Films.csv", b"title,year\nHeat,1995\nAlien,1979\n")

@@ -102,6 +102,7 @@ def test_search_shows_the_entity_with_score_and_its_triples(home: Path) -> None:
     assert "loaded at version 0" in texts(at)
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_saving_an_added_triple_creates_history_entry_1(home: Path) -> None:
     at = search(open_editor(), "Erling Haaland")
     at.text_input(key="kge_who").input("ana")
@@ -131,6 +132,7 @@ def test_a_changed_row_removes_the_old_triple_and_adds_the_new(home: Path) -> No
     assert "Erling Haaland —plays position→ Striker" in [t.text() for t in entry.added]
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_a_deleted_row_removes_its_triple_and_an_emptied_cell_is_refused(home: Path) -> None:
     at = search(open_editor(), "Erling Haaland")
     at = save(at, {"edited_rows": {row_of(at, "born in"): {"object": ""}}})
@@ -325,6 +327,7 @@ def metaqa_copy(metaqa_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     return home
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_ask_feedback_marks_evidence_and_sends_a_proposal(metaqa_copy: Path) -> None:
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.text_input(key="question").input("who directed Black Snake Moan")
@@ -354,6 +357,7 @@ def test_ask_feedback_marks_evidence_and_sends_a_proposal(metaqa_copy: Path) -> 
     assert len(RunStore(metaqa_copy).list()) == 1
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_ask_feedback_errors_are_readable(metaqa_copy: Path) -> None:
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.text_input(key="question").input("who directed Black Snake Moan")

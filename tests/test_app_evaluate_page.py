@@ -66,6 +66,7 @@ def evaluate_kg_only(at: AppTest) -> AppTest:
     return run(at)
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_run_filter_and_open_a_failing_rows_trace(home: Path) -> None:
     at = evaluate_kg_only(open_page())
     (evaluation,) = EvaluationStore(home).list("lab")
@@ -110,6 +111,7 @@ def test_a_bad_upload_is_one_message_and_nothing_runs(home: Path) -> None:
     assert EvaluationStore(home).list() == []
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_an_uploaded_file_runs_and_two_evaluations_compare(home: Path) -> None:
     at = evaluate_kg_only(open_page())
     at.file_uploader(key="ev_upload").set_value(
@@ -140,6 +142,7 @@ def test_an_uploaded_file_runs_and_two_evaluations_compare(home: Path) -> None:
     assert [e.id for e in EvaluationStore(home).list("lab")] == [older.id]
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_learn_from_the_file(home: Path) -> None:
     at = open_page()
     at.button(key="ev_learn").click()

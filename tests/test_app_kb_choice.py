@@ -105,6 +105,7 @@ def test_returning_to_ask_shows_the_run_with_its_question_and_paradigm(home: Pat
     assert any("Osasco" in m.value for m in at.markdown)
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_choosing_another_kb_drops_the_old_kbs_run(home: Path) -> None:
     at = start()
     at.text_input(key="question").input("where was Ederson born")
@@ -115,6 +116,7 @@ def test_choosing_another_kb_drops_the_old_kbs_run(home: Path) -> None:
     assert at.text_input(key="question").value == ""
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_returning_to_evaluate_shows_the_evaluation_and_its_choices(
     home: Path, tmp_path: Path
 ) -> None:

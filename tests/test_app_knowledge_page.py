@@ -11,9 +11,9 @@ from streamlit.testing.v1 import AppTest
 
 from core.engine import Engine
 from core.evaluate import read_questions
+from core.learn import learn
 from core.runs import RunStore
 from core.trace import Action, Step, Trace
-from core.wkm.learn import learn
 from core.wkm.store import KnowledgeStore
 from core.workspace import Workspace
 
@@ -56,6 +56,7 @@ def test_the_page_shows_what_was_learned(home: Path):
     assert any(f.get("guidance") is not None for f in frames)
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_a_state_entry_shows_its_neighbours_and_can_be_deleted_and_restored(home: Path):
     store = KnowledgeStore(home)
     entry = store.states("lab")[0]
@@ -76,6 +77,7 @@ def test_a_state_entry_shows_its_neighbours_and_can_be_deleted_and_restored(home
     assert entry.id in {e.id for e in store.states("lab")}
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_deleting_a_trajectory_takes_its_state_entries(home: Path):
     store = KnowledgeStore(home)
     chosen = store.trajectories("lab", outcome="chosen")[0]

@@ -183,6 +183,7 @@ def test_search_picks_the_person_over_a_lowercase_keyword_and_offers_both(
     assert ("Film Five", "keyword", "ann lee") in rows and len(rows) == 5
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_a_runaway_query_is_stopped_at_the_console_limit(home: Path) -> None:
     """The console promises 10 s: a product the static check cannot see (nested groups) is
     killed there, and the page says which limit ended it (it once held a server thread > 60 s)."""

@@ -73,19 +73,19 @@ def test_stream_refuses_before_touching_the_workspace(knowloop_home: Path) -> No
     assert not knowloop_home.exists()
 
 
-def test_question_naming_no_known_entity(capsys, metaqa_home: Path, tree_snapshot) -> None:
-    before = tree_snapshot(metaqa_home)
-    code, out, err = run(capsys, "--home", metaqa_home, "ask", "xyzzy plugh frobnicate")
+def test_question_naming_no_known_entity(capsys, metaqa_copy: Path, tree_snapshot) -> None:
+    before = tree_snapshot(metaqa_copy)
+    code, out, err = run(capsys, "--home", metaqa_copy, "ask", "xyzzy plugh frobnicate")
     assert code == 0, err
     assert "A: no answer found" in out
     assert "stopped: no answer found" in out
-    code, out, _ = run(capsys, "--home", metaqa_home, "ask", "xyzzy plugh frobnicate", "--json")
+    code, out, _ = run(capsys, "--home", metaqa_copy, "ask", "xyzzy plugh frobnicate", "--json")
     assert code == 0
     data = json.loads(out)
     assert data["answers"] == [] and data["steps"] == []
     assert data["stop_reason"].startswith("no answer found")
     # the KB is untouched; the run is stored (knowloop.duckdb) so it can get feedback
-    after = tree_snapshot(metaqa_home)
+    after = tree_snapshot(metaqa_copy)
     assert {k: v for k, v in after.items() if not k.startswith("knowloop.duckdb")} == {
         k: v for k, v in before.items() if not k.startswith("knowloop.duckdb")
     }

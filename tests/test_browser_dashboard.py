@@ -23,6 +23,9 @@ from tests.browser_util import (
     wait_idle,
 )
 
+pytestmark = pytest.mark.slow  # the fast loop (`pytest -m 'not slow'`) leaves it out
+
+
 sync_api = playwright_or_skip()
 expect = sync_api.expect
 

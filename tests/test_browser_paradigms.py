@@ -15,6 +15,9 @@ import pytest
 
 from tests.browser_util import REPO, launch_chromium, playwright_or_skip, streamlit_app, wait_idle
 
+pytestmark = pytest.mark.slow  # the fast loop (`pytest -m 'not slow'`) leaves it out
+
+
 sync_api = playwright_or_skip()
 expect = sync_api.expect
 

@@ -56,8 +56,8 @@ def assert_one_line_error(err: str, *fragments: str) -> None:
 # -- ask -----------------------------------------------------------------------------------
 
 
-def test_ask_prints_answer_and_evidence(capsys, metaqa_home: Path) -> None:
-    code, out, err = run(capsys, "--home", metaqa_home, "ask", "who directed Black Snake Moan")
+def test_ask_prints_answer_and_evidence(capsys, metaqa_copy: Path) -> None:
+    code, out, err = run(capsys, "--home", metaqa_copy, "ask", "who directed Black Snake Moan")
     assert code == 0, err
     assert "A: Craig Brewer" in out
     assert "Black Snake Moan —directed by→ Craig Brewer" in out
@@ -65,18 +65,18 @@ def test_ask_prints_answer_and_evidence(capsys, metaqa_home: Path) -> None:
     assert "step 1:" in out
 
 
-def test_ask_uses_knowloop_home(capsys, monkeypatch, metaqa_home: Path) -> None:
-    monkeypatch.setenv("KNOWLOOP_HOME", str(metaqa_home))
+def test_ask_uses_knowloop_home(capsys, monkeypatch, metaqa_copy: Path) -> None:
+    monkeypatch.setenv("KNOWLOOP_HOME", str(metaqa_copy))
     code, out, _ = run(capsys, "ask", "what movies did Temuera Morrison act in")
     assert code == 0
     assert "Once Were Warriors" in out
 
 
-def test_ask_json_prints_the_trace(capsys, metaqa_home: Path) -> None:
+def test_ask_json_prints_the_trace(capsys, metaqa_copy: Path) -> None:
     question = (
         "the films that share directors with the film [Black Snake Moan] were in which genres"
     )
-    code, out, _ = run(capsys, "--home", metaqa_home, "ask", question, "--json")
+    code, out, _ = run(capsys, "--home", metaqa_copy, "ask", question, "--json")
     assert code == 0
     data = json.loads(out)
     assert data["question"] == question
@@ -87,11 +87,11 @@ def test_ask_json_prints_the_trace(capsys, metaqa_home: Path) -> None:
     assert data["usage"]["llm_calls"] == 0
 
 
-def test_ask_settings_are_passed_through(capsys, metaqa_home: Path) -> None:
+def test_ask_settings_are_passed_through(capsys, metaqa_copy: Path) -> None:
     question = (
         "the films that share directors with the film [Black Snake Moan] were in which genres"
     )
-    code, out, _ = run(capsys, "--home", metaqa_home, "ask", question, "--json", "--max-steps", "1")
+    code, out, _ = run(capsys, "--home", metaqa_copy, "ask", question, "--json", "--max-steps", "1")
     assert code == 0
     data = json.loads(out)
     assert len(data["steps"]) == 1
@@ -133,12 +133,13 @@ def test_no_command_prints_help(capsys) -> None:
 # -- eval ----------------------------------------------------------------------------------
 
 
-def test_eval_writes_the_summary_json(capsys, metaqa_home: Path, tmp_path: Path) -> None:
+@pytest.mark.slow  # > 3 s: not in the fast loop
+def test_eval_writes_the_summary_json(capsys, metaqa_copy: Path, tmp_path: Path) -> None:
     out_file = tmp_path / "summary.json"
     code, out, err = run(
         capsys,
         "--home",
-        metaqa_home,
+        metaqa_copy,
         "eval",
         "--questions",
         ONE_HOP_QUESTIONS,
@@ -177,12 +178,12 @@ def test_eval_writes_the_summary_json(capsys, metaqa_home: Path, tmp_path: Path)
     assert "hits_at_1" in out
 
 
-def test_eval_strip_brackets(capsys, metaqa_home: Path, tmp_path: Path) -> None:
+def test_eval_strip_brackets(capsys, metaqa_copy: Path, tmp_path: Path) -> None:
     out_file = tmp_path / "summary.json"
     code, _, _ = run(
         capsys,
         "--home",
-        metaqa_home,
+        metaqa_copy,
         "eval",
         "--questions",
         ONE_HOP_QUESTIONS,

@@ -21,6 +21,9 @@ from core.kg.edits import LOG_NAME, Edit, EditConflict, EditError, KBEditor
 from core.workspace import Workspace
 from tests.kg_checks import E, Key, R, replay, store_triples
 
+pytestmark = pytest.mark.slow  # the fast loop (`pytest -m 'not slow'`) leaves it out
+
+
 KB = "football"
 REPO = Path(__file__).resolve().parents[1]
 WORKER = Path(__file__).resolve().parent / "scripts" / "conflict_worker.py"

@@ -28,6 +28,9 @@ from core.kg.store import KnowledgeGraph, rebuild_index
 from core.workspace import Workspace
 from tests.kg_checks import index_view, replay, store_triples
 
+pytestmark = pytest.mark.slow  # the fast loop (`pytest -m 'not slow'`) leaves it out
+
+
 KB = "football"
 REPO = Path(__file__).resolve().parents[1]
 WORKER = Path(__file__).resolve().parent / "scripts" / "edit_worker.py"

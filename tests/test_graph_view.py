@@ -252,6 +252,7 @@ def node_on_screen(page, node: str) -> tuple[float, float]:
     )
 
 
+@pytest.mark.slow  # chromium
 @pytest.mark.parametrize("width", [400, 900])
 @pytest.mark.parametrize("n", SIZES)
 def test_chromium_draws_the_graph_legibly(browser, n: int, width: int) -> None:
@@ -270,6 +271,7 @@ def test_chromium_draws_the_graph_legibly(browser, n: int, width: int) -> None:
         page.close()
 
 
+@pytest.mark.slow  # chromium
 @pytest.mark.parametrize("n", [30, 100])
 def test_clicking_more_unfolds_and_folds_back(browser, n: int) -> None:
     errors: list[str] = []
@@ -291,6 +293,7 @@ def test_clicking_more_unfolds_and_folds_back(browser, n: int) -> None:
         page.close()
 
 
+@pytest.mark.slow  # chromium
 def test_plain_wheel_scrolls_ctrl_wheel_zooms(browser) -> None:
     errors: list[str] = []
     page = browser.new_page(viewport={"width": 700, "height": 600})
@@ -325,6 +328,7 @@ def test_plain_wheel_scrolls_ctrl_wheel_zooms(browser) -> None:
         page.close()
 
 
+@pytest.mark.slow  # chromium
 def test_full_screen_and_its_new_tab_fallback(browser) -> None:
     errors: list[str] = []
     view = trace_graph(*sample_run(30))

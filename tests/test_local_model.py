@@ -10,6 +10,8 @@ from core.llm.client import LLM, LLMSettings, clear_cache
 from core.llm.local import LOCAL_MODEL, model_path, status
 from core.loop import LoopSettings
 
+pytestmark = pytest.mark.slow  # the fast loop (`pytest -m 'not slow'`) leaves it out
+
 
 @pytest.fixture(scope="module")
 def llm(tmp_path_factory) -> LLM:

@@ -23,6 +23,9 @@ from core.locks import file_lock
 from core.runs import LOCK_NAME, SPOOL_DIR, RunPending, RunStore, StoreBusy
 from core.trace import Trace
 
+pytestmark = pytest.mark.slow  # the fast loop (`pytest -m 'not slow'`) leaves it out
+
+
 REPO = Path(__file__).resolve().parents[1]
 FOOTBALL = REPO / "tests" / "fixtures" / "football.tsv"
 

@@ -21,7 +21,7 @@ import pytest
 from core import app_settings, secrets
 from core.cli import format_trace, main
 from core.llm.client import LLM, LLMFault, LLMSettings, clear_cache, get_litellm
-from core.report import report_html, trace_json
+from core.report import report_html
 from core.runs import DB_NAME, RunStore
 from core.secrets import REDACTED, register_secret, scrub, scrub_obj
 from core.trace import Action, LLMCall, Passage, Step, Trace
@@ -354,7 +354,6 @@ def test_every_way_out_of_a_trace_is_scrubbed(
     assert key in repr(trace)
     outputs = {
         "to_json": trace.to_json(),
-        "export": trace_json(trace),
         "report": report_html(trace),
         "cli": format_trace(trace),
     }

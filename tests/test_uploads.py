@@ -172,6 +172,7 @@ def big_file(tmp_path: Path, lines: int = 70_000) -> Path:
     return path
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_import_progress_rises_to_one(tmp_path: Path) -> None:
     seen: list[tuple[float, str]] = []
     ws = Workspace(tmp_path / "home")

@@ -17,6 +17,15 @@ import pytest
 from core.cli import main as cli
 from core.engine import Engine
 from core.evaluate import evaluate, read_questions, step_quality
+from core.learn import (
+    explain,
+    learn,
+    remember_rated,
+    repair_paths,
+    state_entries,
+    task_entry,
+    walked_path,
+)
 from core.llm.client import LLMSettings
 from core.loop import LoopSettings, State
 from core.metrics import trace_hits_at_1
@@ -26,15 +35,6 @@ from core.wkm import actions
 from core.wkm.embed import DIM, embed
 from core.wkm.guide import Guide, Knowledge, load
 from core.wkm.index import StateIndex
-from core.wkm.learn import (
-    explain,
-    learn,
-    remember_rated,
-    repair_paths,
-    state_entries,
-    task_entry,
-    walked_path,
-)
 from core.wkm.mining import mine_path
 from core.wkm.store import KnowledgeError, KnowledgeStore, StateEntry, Trajectory
 from core.workspace import Workspace

@@ -332,6 +332,7 @@ def test_sweep_costs_one_listdir_when_clean(workspace: Workspace, football_file:
     assert (time.perf_counter() - started) / 200 < 0.005  # ~0.1 ms measured
 
 
+@pytest.mark.slow  # > 3 s: not in the fast loop
 def test_rocksdb_info_logs_stay_bounded(workspace: Workspace, football_file: Path) -> None:
     """Each read-write open (an edit's) leaves a RocksDB LOG.old.*; opening the KB prunes
     them to the newest three, however many edits ran."""

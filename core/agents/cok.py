@@ -18,7 +18,7 @@ knowledge adapting rationale by rationale over heterogeneous sources, consolidat
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 
 from core.agents.llm_agents import CoTAgent, decide, rule_prior
 from core.agents.querygen import generate_query
@@ -44,6 +44,31 @@ MAX_IN_LIST = 500
 MAX_ANSWER_OPTIONS = 16  # candidates the answerer ranks (the rest follow them)
 
 
+@dataclass
+class CoKProgress:
+    """Where a Chain-of-Knowledge run stands, kept on the state (`State.memo`) so that a
+    copied state carries it. Written by `CoKAgent`; `CoKJudge`, the paradigm's own judge,
+    reads how many rationales are done. Nothing else reads it."""
+
+    stage: str = "prepare"  # prepare → kg → filters → done; or answered (consensus)
+    head: str = ""  # the clause the KG answers ("which movies starring X")
+    predicate: str = ""  # the clause a table, the KG's literals or the documents check
+    # one per rationale, in order: {source, clause, before, after}; the same dicts are shown
+    # in the steps' details, so closing a rationale (`after`) shows in its step too
+    rationales: list[dict] = field(default_factory=list)
+    filters: list[tuple[str, int | None]] = field(default_factory=list)  # rationales to come
+    analysis: QuestionAnalysis | None = None  # of the whole question (where comparisons stand)
+    comparisons: list[Comparison] = field(default_factory=list)
+    sources: dict = field(default_factory=dict)  # the source scores the trace shows
+    planned: int = 1  # rationales planned: the KG's and one per filter
+    kg_written: bool = False  # a written SPARQL query answered the head clause in one step
+
+
+def progress_of(state: State) -> CoKProgress | None:
+    """The run's Chain-of-Knowledge progress (None before the first step)."""
+    return state.memo if isinstance(state.memo, CoKProgress) else None
+
+
 class CoKAgent:
     name = "cok"
 
@@ -56,58 +81,63 @@ class CoKAgent:
 
     # -- Reason -----------------------------------------------------------------------------
     def reason(self, state: State, memory: list[Step]) -> Action | None:
-        notes = state.notes
-        if "cok" not in notes:
-            notes["cok"] = {"stage": "prepare"}
+        cok = progress_of(state)
+        if cok is None:
+            state.memo = CoKProgress()
             action = self.prep.reason(state, [])
             action.description = "preparation: " + action.description
             action.params["max_tokens"] = 48  # a short rationale and its answer
             return action
-        cok = notes["cok"]
-        if cok["stage"] == "prepare":
+        if cok.stage == "prepare":
             return self._after_preparation(state)
-        if cok["stage"] == "kg":
+        if cok.stage == "kg":
             action = self._kg_step(state)
             if action is not None:
                 return action
             self._close_rationale(state, f"{len(state.frontier)} candidate(s) from the KG")
-            cok["stage"] = "filters"
-        if cok["stage"] == "filters":
+            cok.stage = "filters"
+        if cok.stage == "filters":
             return self._next_filter(state)
         return None
 
+    @staticmethod
+    def _progress(state: State) -> CoKProgress:
+        """The progress `reason` started on the first step."""
+        cok = progress_of(state)
+        if cok is None:
+            raise RuntimeError("Chain-of-Knowledge progress is read before its first step")
+        return cok
+
     def _after_preparation(self, state: State) -> Action | None:
-        cok = state.notes["cok"]
+        cok = self._progress(state)
         total = sum(state.support.values())
         share = max(state.support.values()) / total if total else 0.0
-        cok["consensus"] = round(share, 3)
-        cok["llm_answers"] = (dict(state.frontier), dict(state.support))
         gate = self.settings.consensus
         if total > 1 and share >= gate:
-            cok["stage"] = "answered"
+            cok.stage = "answered"
             state.stop_reason = (
                 f"consensus {share:.2f} ≥ {gate}: answered from the samples, no retrieval"
             )
             return None
         qa = analyse(state.question, self.kg)
         head, predicate = split_question(state.question, self.kg, qa)
-        cok.update(head=head, predicate=predicate, rationales=[], filters=[])
-        cok["analysis"] = qa  # of the whole question: where its comparisons stand
-        cok["comparisons"] = [c for c in qa.comparisons]
-        cok["sources"] = self._select_sources(head, predicate, qa)
-        cok["filters"] = [("compare", i) for i in range(len(qa.comparisons))]
-        if cok["sources"]["documents"]["chosen"]:
-            cok["filters"].append(("documents", None))
-        cok["planned"] = 1 + len(cok["filters"])
-        cok["stage"] = "kg"
+        cok.head, cok.predicate, cok.rationales = head, predicate, []
+        cok.analysis = qa  # of the whole question: where its comparisons stand
+        cok.comparisons = list(qa.comparisons)
+        cok.sources = self._select_sources(head, predicate, qa)
+        cok.filters = [("compare", i) for i in range(len(qa.comparisons))]
+        if cok.sources["documents"]["chosen"]:
+            cok.filters.append(("documents", None))
+        cok.planned = 1 + len(cok.filters)
+        cok.stage = "kg"
         state.frontier, state.support = {}, {}
         self._open_rationale(state, "kg", head)
         action = self._kg_step(state)
         if action is None:
             state.stop_reason = state.stop_reason or "the KG part found no plan"
-            cok["stage"] = "done"
+            cok.stage = "done"
             return None
-        action.details["sources"] = cok["sources"]
+        action.details["sources"] = cok.sources
         action.details["consensus"] = share
         return action
 
@@ -139,8 +169,8 @@ class CoKAgent:
     # rationales ----------------------------------------------------------------------------
     def _open_rationale(self, state: State, source: str, clause: str) -> None:
         """The rationale as the LLM would state it — progressive: from the corrected ones."""
-        cok = state.notes["cok"]
-        known = [r["after"] for r in cok["rationales"]] if self.settings.progressive else []
+        cok = self._progress(state)
+        known = [r["after"] for r in cok.rationales] if self.settings.progressive else []
         prompt = (
             f"Question: {state.question}\nKnown: {'; '.join(known) or 'nothing yet'}\n"
             f"Step: {clause} →"
@@ -152,32 +182,32 @@ class CoKAgent:
             before = next((line.strip() for line in text.splitlines() if line.strip()), "")
         except LLMFault as fault:
             before = f"(no rationale: {fault})"
-        cok["rationales"].append(
+        cok.rationales.append(
             {"source": source, "clause": clause, "before": before, "after": None}
         )
 
     def _close_rationale(self, state: State, after: str) -> None:
-        rationale = state.notes["cok"]["rationales"][-1]
+        rationale = self._progress(state).rationales[-1]
         rationale["after"] = f"{rationale['clause']} → {after}"
 
     def _kg_step(self, state: State) -> Action | None:
         """The head clause: a capable model writes SPARQL (validated, repaired); otherwise,
         or when that fails, the rule agent's planner writes it hop by hop."""
-        cok = state.notes["cok"]
-        if cok.get("kg_written"):
+        cok = self._progress(state)
+        if cok.kg_written:
             return None  # the written query answered the head clause in one step
         if not self.rules.started(state) and not self.llm.is_local:
             action = self._written_sparql(state)
             if action is not None:
                 return action
-        action = self.rules.reason(state, [], question=cok["head"])
+        action = self.rules.reason(state, [], question=cok.head)
         if action is not None:
-            action.details["rationale"] = state.notes["cok"]["rationales"][-1]
+            action.details["rationale"] = cok.rationales[-1]
         return action
 
     def _written_sparql(self, state: State) -> Action | None:
-        cok = state.notes["cok"]
-        qa = analyse(cok["head"], self.kg)
+        cok = self._progress(state)
+        qa = analyse(cok.head, self.kg)
         entities = [f"{m.text} = {m.ids[0]}" for m in qa.entities[:3] if m.ids]
         relations = [f"{r.label} = {r.id}" for r in self.kg.relations[:80]]
         task = (
@@ -185,7 +215,7 @@ class CoKAgent:
             + "\n".join(relations)
             + "\nEntities (name = IRI):\n"
             + "\n".join(entities)
-            + f"\nFind: {cok['head']}\nSelect the answer entities as the first column."
+            + f"\nFind: {cok.head}\nSelect the answer entities as the first column."
         )
 
         def validate(query: str) -> None:
@@ -193,13 +223,12 @@ class CoKAgent:
                 raise ValueError("the query is valid but returns nothing")
 
         written = generate_query(self.llm, "sparql", task, validate, state.llm_calls)
-        cok["sparql_attempts"] = written.attempts
         if written.query is None:
             return None
-        cok["kg_written"] = True
+        cok.kg_written = True
         return Action(
             kind="sparql",
-            description=f"KG: {cok['head']} (SPARQL by {self.llm.model})",
+            description=f"KG: {cok.head} (SPARQL by {self.llm.model})",
             query=written.query,
             language="sparql",
             source=f"kg:{self.kg.name}",
@@ -209,14 +238,14 @@ class CoKAgent:
     def _written_sql(self, state: State, table: str) -> Action | None:
         """A capable model writes the table query (checked by the guard, run once, repaired
         from the error); None to fall back to the template."""
-        cok = state.notes["cok"]
+        cok = self._progress(state)
         info = describe(table, self.home)
         columns = "\n".join(f"- {c} {t}: {info.comments.get(c, '')}" for c, t in info.columns)
         labels = list(dict.fromkeys(state.labels.values()))[:MAX_IN_LIST]
         task = (
             f"DuckDB table {table} with columns:\n{columns}\nCandidates (names): "
             + "; ".join(labels[:100])
-            + f"\nKeep the candidates that {cok['predicate']}."
+            + f"\nKeep the candidates that {cok.predicate}."
             + "\nSelect the candidate name column first."
         )
 
@@ -238,21 +267,21 @@ class CoKAgent:
         )
 
     def _next_filter(self, state: State) -> Action | None:
-        cok = state.notes["cok"]
-        if cok["filters"] and len(cok["rationales"]) > 1:
+        cok = self._progress(state)
+        if cok.filters and len(cok.rationales) > 1:
             last = state.last_step
             self._close_rationale(state, last.action.details.get("note", "") if last else "")
-        if not cok["filters"]:
-            cok["stage"] = "done"
+        if not cok.filters:
+            cok.stage = "done"
             return None
-        kind, index = cok["filters"].pop(0)
+        kind, index = cok.filters.pop(0)
         state.labels = {n: node_label(self.kg, n) for n in state.frontier}
         if kind == "documents":
-            self._open_rationale(state, kind, cok["predicate"])
+            self._open_rationale(state, kind, cok.predicate)
             action = self._docs_action(state)
         else:
-            comparison = cok["comparisons"][index]
-            choice = cok["sources"]["table"]["comparisons"][index]
+            comparison = cok.comparisons[index]
+            choice = cok.sources["table"]["comparisons"][index]
             self._open_rationale(state, choice["source"], comparison.text())
             action = (
                 self._table_action(state, comparison, choice)
@@ -263,7 +292,7 @@ class CoKAgent:
                 self._close_rationale(state, "no attribute to compare; not applied")
                 return self._next_filter(state)
         if action is not None:
-            action.details["rationale"] = cok["rationales"][-1]
+            action.details["rationale"] = cok.rationales[-1]
         return action
 
     def _kg_filter(self, state: State, comparison: Comparison) -> Action | None:
@@ -291,7 +320,7 @@ class CoKAgent:
                 return action
         columns = numeric_columns(describe(table, self.home))
         # the whole question's reading: `state.reading` holds the head clause's by now
-        words = comparison_words(state.notes["cok"]["analysis"], comparison)
+        words = comparison_words(self._progress(state).analysis, comparison)
         scores = column_scores(words, comparison, columns)
         prior = rule_prior([8 * x for x in scores])
         names = [c for c, _ in columns]
@@ -334,8 +363,8 @@ class CoKAgent:
         )
 
     def _docs_action(self, state: State) -> Action | None:
-        cok = state.notes["cok"]
-        words = cok["sources"]["documents"]["words"]
+        cok = self._progress(state)
+        words = cok.sources["documents"]["words"]
         mode = "per-candidate" if self.settings.progressive else "global"
         return Action(
             kind="search",
@@ -348,10 +377,11 @@ class CoKAgent:
 
     # -- Summarize --------------------------------------------------------------------------
     def summarize(self, state: State, memory: list[Step]) -> tuple[list[Answer], int]:
-        cok = state.notes.get("cok", {})
-        if cok.get("stage") == "answered":
+        cok = progress_of(state)
+        if cok is not None and cok.stage == "answered":
             return self.prep.summarize(state, memory)
-        if cok.get("rationales") and cok["rationales"][-1]["after"] is None and state.last_step:
+        open_rationale = cok is not None and cok.rationales and cok.rationales[-1]["after"] is None
+        if open_rationale and state.last_step:
             note = state.last_step.action.details.get("note", "")
             self._close_rationale(state, note or f"{len(state.frontier)} candidate(s)")
         topics = {i for m in state.reading.used for i in m.ids}
@@ -418,15 +448,15 @@ class CoKJudge:
     name = "cok"
 
     def score(self, state: State, memory: list[Step]) -> Judgement:
-        cok = state.notes.get("cok", {})
-        if cok.get("stage") in (None, "prepare"):
+        cok = progress_of(state)
+        if cok is None or cok.stage == "prepare":
             votes = sum(state.support.values())
             share = max(state.support.values()) / votes if votes else 0.0
             return Judgement(0.0, f"preparation: {share:.0%} of the samples agree")
-        planned = cok.get("planned", 1)
-        done = sum(1 for r in cok.get("rationales", []) if r["after"] is not None)
-        plan_done = cok.get("kg_written") or state.reading.pending == 0
-        current = 1 if cok.get("stage") != "kg" or plan_done else 0
+        planned = cok.planned
+        done = sum(1 for r in cok.rationales if r["after"] is not None)
+        plan_done = cok.kg_written or state.reading.pending == 0
+        current = 1 if cok.stage != "kg" or plan_done else 0
         corrected = min(planned, done + current)
         if not state.frontier:
             return Judgement(0.0, "no candidate left")

@@ -6,17 +6,17 @@ with the fault recorded in the step."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from core.agents.lookahead import plan_ahead
 from core.agents.planner import Plan, Planner, floored, rule_prior
-from core.agents.planning import plan_ahead
 from core.analysis import analyse
 from core.judges import node_label
 from core.kg.source import path_sparql
 from core.kg.store import KnowledgeGraph
 from core.llm import prompts
 from core.llm.client import LLM, Choice, LLMFault
-from core.llm.source import LLMSource, final_answer
+from core.llm.source import final_answer
 from core.loop import LoopSettings, State
 from core.trace import Action, Answer, Step, Triple
 from core.wkm.actions import STOP, path_keys
@@ -110,10 +110,6 @@ class CoTAgent:
         return answers, len(answers)
 
 
-def llm_source(llm: LLM) -> LLMSource:
-    return LLMSource(llm)
-
-
 # -- llm+kg (one shot) ------------------------------------------------------------------------
 class OneShotAgent:
     """Link, retrieve one bounded ranked neighbourhood, let the LLM answer once: it chooses
@@ -190,6 +186,30 @@ class Candidate:
     nodes: int  # frontier nodes that have this relation
 
 
+@dataclass
+class Reached:
+    """The candidates one step reached and the judge's reward for them (Summarize answers
+    from the best of these; a hop that found nothing steps back to the previous one)."""
+
+    step: int
+    reward: float
+    frontier: dict[str, list[Triple]]
+    support: dict[str, int]
+
+
+@dataclass
+class WalkMemo:
+    """`IterativeAgent`'s own memory of one run, kept on the state (`State.memo`) so that a
+    copied state carries it; nothing but the agent reads it."""
+
+    topic: str  # the topic entity the walk starts from
+    topic_choice: dict  # the trace's record of the topic decision
+    path: list[tuple[str, str]] = field(default_factory=list)  # (relation, direction) walked
+    tried: set[tuple[int, str, str]] = field(default_factory=set)  # (hop, rel, dir) that failed
+    history: list[Reached] = field(default_factory=list)
+    plans: list[Plan] | None = None  # the rule plans, ranked once per run
+
+
 class IterativeAgent:
     """Each step: the rules list the KG's real candidate relations of the current entities
     (ranked by the plan scores of core.agents.planner); the LLM chooses one (optionally by
@@ -205,56 +225,63 @@ class IterativeAgent:
         self.planner = Planner(kg, max_hops=max_hops)
         self.guide = guide  # World Knowledge Model: mixes learned P_know into each choice
 
+    @staticmethod
+    def _memo(state: State) -> WalkMemo | None:
+        """This agent's memory of the run (None until the topic entity is chosen)."""
+        return state.memo if isinstance(state.memo, WalkMemo) else None
+
     # -- Reason -----------------------------------------------------------------------------
     def reason(self, state: State, memory: list[Step]) -> Action | None:
-        notes = state.notes
-        if "topic" not in notes:
-            if not self._choose_topic(state):
+        memo = self._memo(state)
+        if memo is None:
+            memo = self._choose_topic(state)
+            if memo is None:
                 return None
         elif state.last_step is not None:
-            self._remember(state, state.last_step)
-        if len(notes["path"]) >= self.max_hops:
+            self._remember(state, memo, state.last_step)
+        if len(memo.path) >= self.max_hops:
             state.stop_reason = f"{self.max_hops} hops walked"
             return None
-        candidates = self._candidates(state)
+        candidates = self._candidates(state, memo)
         if not candidates:
             state.stop_reason = "the current entities have no relation left to follow"
             return None
         s = self.settings
         if (
-            notes["path"] and s.prior > 0 and not s.exhaustive and not state.walk.guided
-            and not self._knowledge_goes_on(state)
+            memo.path and s.prior > 0 and not s.exhaustive and not state.walk.guided
+            and not self._knowledge_goes_on(state, memo)
         ):  # fmt: skip
             if candidates[0].rule_score <= -100:
                 state.stop_reason = "no rule plan continues the path walked so far"
                 return None
-            if self._ends_here(state) >= candidates[0].rule_score:
+            if self._ends_here(memo) >= candidates[0].rule_score:
                 state.stop_reason = "the best rule plan ends with the path walked so far"
                 return None
-        return self._relation_action(state, memory, candidates)
+        return self._relation_action(state, memo, memory, candidates)
 
-    def _ends_here(self, state: State) -> float:
+    @staticmethod
+    def _ends_here(memo: WalkMemo) -> float:
         """Best score of a rule plan that is the path walked so far (-inf: none is): when it
         beats every plan that goes on, the rules say the walk is complete."""
-        notes = state.notes
-        ending = [p.score for p in notes["plans"] or ()
-                  if p.anchor == notes["topic"] and p.hops == notes["path"]]  # fmt: skip
+        ending = [p.score for p in memo.plans or ()
+                  if p.anchor == memo.topic and p.hops == memo.path]  # fmt: skip
         return max(ending, default=-math.inf)
 
-    def _knowledge_goes_on(self, state: State) -> bool:
+    def _knowledge_goes_on(self, state: State, memo: WalkMemo) -> bool:
         """Do similar expert states continue from here (so the guide, not the rules'
         end of plan, decides whether to stop)?"""
         if self.guide is None:
             return False
-        p_stop, n = self.guide.p_stop(state, path_keys(state.notes["path"]))
+        p_stop, n = self.guide.p_stop(state, path_keys(memo.path))
         return n > 0 and p_stop < 1.0
 
-    def _choose_topic(self, state: State) -> bool:
-        notes = state.notes
+    def _choose_topic(self, state: State) -> WalkMemo | None:
+        """Link the question and let the LLM choose the topic entity; the run's memory starts
+        here (None: nothing of the KB is named)."""
         topics = link_topics(self.kg, state)
         if not topics:
             state.stop_reason = "no entity of the knowledge graph is named in the question"
-            return False
+            return None
         topics = topics[: max(1, self.settings.width)]
         options = _distinct_labels(self.kg, [n for n, _ in topics])
         prior = rule_prior([-float(i) for i in range(len(topics))])  # linking rank
@@ -272,44 +299,39 @@ class IterativeAgent:
         state.reading.used = tuple(
             m for m in qa.entities if m.text == state.walk.mention and node in m.ids
         )[:1]
-        notes.update(topic=node, path=[], tried=set(), history=[], plans=None)
-        notes["topic_choice"] = _choice_record(options, choice, fault, best, prior)
+        record = _choice_record(options, choice, fault, best, prior)
+        memo = WalkMemo(topic=node, topic_choice=record)
+        state.memo = memo
         state.frontier, state.support = {node: []}, {node: 1}
-        return True
+        return memo
 
-    def _remember(self, state: State, last: Step) -> None:
+    @staticmethod
+    def _remember(state: State, memo: WalkMemo, last: Step) -> None:
         """Keep each step's candidates for Summarize; step back when a hop found nothing."""
-        notes = state.notes
-        if any(h["step"] == last.index for h in notes["history"]):
+        if any(h.step == last.index for h in memo.history):
             return
         if last.error or not state.frontier:
-            notes["tried"].add((len(notes["path"]) - 1, *notes["path"][-1]))
-            notes["path"].pop()
-            prev = notes["history"][-1] if notes["history"] else None
+            memo.tried.add((len(memo.path) - 1, *memo.path[-1]))
+            memo.path.pop()
+            prev = memo.history[-1] if memo.history else None
             state.frontier, state.support = (
-                (dict(prev["frontier"]), dict(prev["support"]))
+                (dict(prev.frontier), dict(prev.support))
                 if prev
-                else ({notes["topic"]: []}, {notes["topic"]: 1})
+                else ({memo.topic: []}, {memo.topic: 1})
             )
             return
-        notes["history"].append(
-            {
-                "step": last.index,
-                "reward": last.reward,
-                "frontier": dict(state.frontier),
-                "support": dict(state.support),
-            }
+        memo.history.append(
+            Reached(last.index, last.reward, dict(state.frontier), dict(state.support))
         )
 
-    def _candidates(self, state: State) -> list[Candidate]:
-        notes = state.notes
-        path = notes["path"]
+    def _candidates(self, state: State, memo: WalkMemo) -> list[Candidate]:
+        path = memo.path
         counts: dict[tuple[str, str], int] = {}
         for node in list(state.frontier)[:50]:
             for rel, direction in self.kg.roles(node):
                 counts[(rel, direction)] = counts.get((rel, direction), 0) + 1
-        counts = {k: v for k, v in counts.items() if (len(path), *k) not in notes["tried"]}
-        scores = self._rule_scores(state)
+        counts = {k: v for k, v in counts.items() if (len(path), *k) not in memo.tried}
+        scores = self._rule_scores(state, memo)
         cands = [
             Candidate(
                 rel=rel,
@@ -323,29 +345,28 @@ class IterativeAgent:
         cands.sort(key=lambda c: (-c.rule_score, -c.nodes, c.text))
         return cands
 
-    def _rule_scores(self, state: State) -> dict[tuple[str, str], float]:
+    def _rule_scores(self, state: State, memo: WalkMemo) -> dict[tuple[str, str], float]:
         """Best score of a rule plan that continues the path walked so far with each hop."""
-        notes = state.notes
-        if notes["plans"] is None:
-            notes["plans"] = self.planner.plans(state.reading.analysis, limit=40)
+        if memo.plans is None:
+            memo.plans = self.planner.plans(state.reading.analysis, limit=40)
             state.reading.ceiling = max(
-                (p.features.get("coverage", 0.0) for p in notes["plans"]), default=0.0
+                (p.features.get("coverage", 0.0) for p in memo.plans), default=0.0
             )
-        plans: list[Plan] = notes["plans"]
-        path, t = notes["path"], len(notes["path"])
+        plans: list[Plan] = memo.plans
+        path, t = memo.path, len(memo.path)
         scores: dict[tuple[str, str], float] = {}
         for plan in plans:
-            if plan.anchor == notes["topic"] and len(plan.hops) > t and plan.hops[:t] == path:
+            if plan.anchor == memo.topic and len(plan.hops) > t and plan.hops[:t] == path:
                 key = plan.hops[t]
                 scores[key] = max(scores.get(key, -100.0), plan.score)
         return scores
 
     def _relation_action(
-        self, state: State, memory: list[Step], cands: list[Candidate]
+        self, state: State, memo: WalkMemo, memory: list[Step], cands: list[Candidate]
     ) -> Action | None:
-        notes, s = state.notes, self.settings
+        s = self.settings
         shown = cands[:MAX_OPTIONS] if s.exhaustive else cands[: max(1, s.width)]
-        walked = path_keys(notes["path"])
+        walked = path_keys(memo.path)
         known = None
         if self.guide is not None:  # relations similar expert states took join the options
             keys = path_keys([(c.rel, c.direction) for c in cands])
@@ -361,9 +382,10 @@ class IterativeAgent:
             self.llm, prompt, options, "choose relation", state, prior, s.prior
         )
         details = {"relation_choice": _choice_record(options, choice, fault, best, prior),
-                   "topic_choice": notes.get("topic_choice")}  # fmt: skip
+                   "topic_choice": memo.topic_choice}  # fmt: skip
         if s.planning and choice is not None and len(shown) > 1:
-            best, record = plan_ahead(self, state, shown, choice, facts, where)
+            best, record = plan_ahead(state, shown, choice, facts, where,
+                                      llm=self.llm, kg=self.kg, settings=s)  # fmt: skip
             details["planning"] = record
         if self.guide is not None:
             best = self._guided(state, walked, shown, cands, choice, best, known, details)
@@ -374,22 +396,22 @@ class IterativeAgent:
         start = list(state.frontier)
         if s.exhaustive and len(start) > s.width:
             start, details["entity_choice"] = self._prune_entities(state, facts, start)
-        notes["path"] = [*notes["path"], (chosen.rel, chosen.direction)]
-        state.walk.walked = path_keys(notes["path"])
-        state.reading.hops = list(notes["path"])  # what the judge reads as walked
+        memo.path = [*memo.path, (chosen.rel, chosen.direction)]
+        state.walk.walked = path_keys(memo.path)
+        state.reading.hops = list(memo.path)  # what the judge reads as walked
         details["candidates"] = len(cands)
         return Action(
             kind="hop",
             description=f"follow '{chosen.text}' from {where}",
-            query=f"# chosen by {self.llm.model}\n" + path_sparql(notes["topic"], notes["path"]),
+            query=f"# chosen by {self.llm.model}\n" + path_sparql(memo.topic, memo.path),
             language="sparql",
             source=f"kg:{self.kg.name}",
             params={
                 "from": start,
                 "relation": chosen.rel,
                 "direction": chosen.direction,
-                "anchor": notes["topic"],
-                "hop": len(notes["path"]),
+                "anchor": memo.topic,
+                "hop": len(memo.path),
             },
             details=details,
         )
@@ -444,23 +466,22 @@ class IterativeAgent:
     def summarize(self, state: State, memory: list[Step]) -> tuple[list[Answer], int]:
         """The answer is read from the step the judge rated best (the buffer, not just the
         last step: a noisy judge that let the walk go one hop too far does not lose it)."""
-        notes = state.notes
-        if "topic" not in notes or not memory:
+        memo = self._memo(state)
+        if memo is None or not memory:
             return [], 0
-        history = list(notes.get("history", []))
+        history = list(memo.history)
         last = memory[-1]
-        if state.frontier and not last.error and (not history or history[-1]["step"] != last.index):
-            history.append({"step": last.index, "reward": last.reward,
-                            "frontier": state.frontier, "support": state.support})  # fmt: skip
+        if state.frontier and not last.error and (not history or history[-1].step != last.index):
+            history.append(Reached(last.index, last.reward, state.frontier, state.support))
         if not history:
             return [], 0
-        best = max(history, key=lambda h: (h["reward"], -h["step"]))
-        if best["step"] != last.index:
+        best = max(history, key=lambda h: (h.reward, -h.step))
+        if best.step != last.index:
             state.stop_reason = (
-                f"answer from step {best['step']} (judge reward {best['reward']:.2f}, the best)"
+                f"answer from step {best.step} (judge reward {best.reward:.2f}, the best)"
             )
-        frontier, support = best["frontier"], best["support"]
-        candidates = [n for n in frontier if n != notes["topic"]]
+        frontier, support = best.frontier, best.support
+        candidates = [n for n in frontier if n != memo.topic]
         if not candidates:
             return [], 0
         top = max(support.get(n, 1) for n in candidates)
@@ -469,7 +490,7 @@ class IterativeAgent:
             Answer(
                 id=n,
                 label=self.kg.label(n),
-                score=round(best["reward"] * support.get(n, 1) / top, 4),
+                score=round(best.reward * support.get(n, 1) / top, 4),
                 evidence=frontier[n] if i < MAX_ANSWERS_WITH_EVIDENCE else [],
             )
             for i, n in enumerate(candidates)

@@ -29,9 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from core.loop import StopRun
 from core.secrets import scrub
-from core.trace import LLMCall
+from core.trace import LLMCall, StopRun
 
 DEFAULT_MODEL_ENV = "KNOWLOOP_MODEL"
 API_BASE_ENV = "KNOWLOOP_API_BASE"

@@ -30,10 +30,22 @@ N_CTX = 4096
 CALIBRATION = 1.0  # weight of the content-free log-likelihood subtracted from each option's
 
 
-def models_dir() -> Path:
-    from core.workspace import default_home
+_HOME: list[Path] = []  # the workspace this process's one local model lives in (use_home)
 
-    return default_home() / "models"
+
+def use_home(home: Path) -> None:
+    """Keep the process's local model in workspace `home` (`<home>/models/`): the model is one
+    per process (LocalModel.get), so the caller that owns the process's workspace (the CLI's
+    --home) says where, instead of writing $KNOWLOOP_HOME into the environment."""
+    _HOME[:] = [Path(home)]
+
+
+def models_dir(home: Path | None = None) -> Path:
+    """`<home>/models`: the given workspace, else the one `use_home` named, else the default."""
+    from core.workspace import Workspace
+
+    root = home or (_HOME[0] if _HOME else None)
+    return (Path(root) if root else Workspace.default_root()) / "models"
 
 
 def model_path(assemble: bool = True) -> Path:

@@ -46,3 +46,42 @@ def ensure_bundled(home: Path | None = None) -> None:
             docs = data / "docs" / "movie_leads.jsonl"
             if docs.is_file() and "movie_docs" not in {c.name for c in list_collections(root)}:
                 import_documents(docs, "movie_docs", root)
+
+
+class Sources:
+    """The tables and documents of one workspace, for callers that hold an Engine (the pages,
+    the CLI): every call goes to this workspace's files, never a default home."""
+
+    def __init__(self, home: Path):
+        self.home = Path(home)
+
+    def ensure_bundled(self) -> None:
+        ensure_bundled(self.home)
+
+    def list_tables(self) -> list[TableInfo]:
+        return list_tables(self.home)
+
+    def list_collections(self) -> list[Collection]:
+        return list_collections(self.home)
+
+    def import_table(self, path: Path | str, name: str | None = None, **kwargs):
+        return import_table(path, name, self.home, **kwargs)
+
+    def import_documents(self, path: Path | str, collection: str | None = None, **kwargs):
+        return import_documents(path, collection, self.home, **kwargs)
+
+    def drop_table(self, name: str) -> None:
+        from core.sources.tables import drop_table
+
+        drop_table(name, self.home)
+
+    def drop_collection(self, name: str) -> None:
+        from core.sources.documents import drop_collection
+
+        drop_collection(name, self.home)
+
+    def run_sql(self, sql: str, **kwargs):
+        return run_sql(sql, self.home, **kwargs)
+
+    def search(self, query: str, k: int = 5, collection: str | None = None):
+        return search(query, k, collection, self.home)

@@ -32,8 +32,6 @@ TAU = 0.05  # vote weight exp((cos - 1) / TAU): the nearest states count most (R
 TASKS_SHOWN = 3
 GAMMA_DEFAULT, GAMMA_MIN, GAMMA_MAX = 0.5, 0.3, 0.9  # auto γ (Knowledge.auto_gamma)
 MIN_LEARNED = 10
-_CACHE: dict[tuple, tuple] = {}  # (store, kb, paradigm) -> (file stamp, knowledge, version)
-_CACHE_LOCK = threading.Lock()
 
 
 @dataclass
@@ -68,41 +66,80 @@ class Knowledge:
         return not self.entries and not self.tasks
 
 
-def load(root: Path, kb: str, paradigm: str | None = None) -> Knowledge | None:
-    """The live knowledge of `kb` (only from `paradigm`'s trajectories when given); cached
-    until the store changes. None when the workspace holds none. While the store's files
-    are untouched (size and mtime of the database and its WAL) nothing is queried, so a
-    question costs no database round trip."""
-    store = KnowledgeStore(root)
-    stamp = _stamp(store.path)
-    if stamp is None:
-        return None
-    key = (str(store.path), kb, paradigm or "")
-    with _CACHE_LOCK:
-        cached = _CACHE.get(key)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-    try:
-        version = store.version(kb)
-    except StoreBusy:  # writers held the store past the wait: keep the last knowledge read
-        return cached[1] if cached is not None else None
-    knowledge = None
-    if version and (version[0] or version[2]):
-        with _CACHE_LOCK:
-            old = _CACHE.get(key)
-            if old is not None and old[2] == version:
-                knowledge = old[1]
+class KnowledgeCache:
+    """The loaded knowledge of one workspace's store, per (KB, paradigm). Owned by the
+    workspace's Engine, so a cache never outlives the workspace or serves another's."""
+
+    MAX_ENTRIES = 8
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self._cache: dict[tuple, tuple] = {}  # (kb, paradigm) -> (file stamp, knowledge, version)
+        self._lock = threading.Lock()
+
+    def load(self, kb: str, paradigm: str | None = None) -> Knowledge | None:
+        """The live knowledge of `kb` (only from `paradigm`'s trajectories when given); cached
+        until the store changes. None when the workspace holds none. While the store's files
+        are untouched (size and mtime of the database and its WAL) nothing is queried, so a
+        question costs no database round trip."""
+        store = KnowledgeStore(self.root)
+        stamp = _stamp(store.path)
+        if stamp is None:
+            return None
+        key = (kb, paradigm or "")
+        with self._lock:
+            cached = self._cache.get(key)
+            if cached is not None and cached[0] == stamp:
+                return cached[1]
+        try:
+            version = store.version(kb)
+        except StoreBusy:  # writers held the store past the wait: keep the last knowledge read
+            return cached[1] if cached is not None else None
+        knowledge = None
+        if version and (version[0] or version[2]):
+            with self._lock:
+                old = self._cache.get(key)
+                if old is not None and old[2] == version:
+                    knowledge = old[1]
+            if knowledge is None:
+                knowledge = Knowledge.build(
+                    store.states(kb, paradigm=paradigm),
+                    store.tasks(kb, paradigm=paradigm),
+                    store.learn_accuracy(kb),
+                )
+        with self._lock:
+            if len(self._cache) > self.MAX_ENTRIES:
+                self._cache.clear()
+            self._cache[key] = (stamp, knowledge, version)
+        return knowledge
+
+    def neighbours_of(self, kb: str, entry_id: int, k: int = 5) -> list[dict[str, Any]]:
+        """The live state entries nearest to entry `entry_id` (same previous action), for
+        browsing the state knowledge base; the entry itself is left out."""
+        knowledge = self.load(kb)
         if knowledge is None:
-            knowledge = Knowledge.build(
-                store.states(kb, paradigm=paradigm),
-                store.tasks(kb, paradigm=paradigm),
-                store.learn_accuracy(kb),
-            )
-    with _CACHE_LOCK:
-        if len(_CACHE) > 8:
-            _CACHE.clear()
-        _CACHE[key] = (stamp, knowledge, version)
-    return knowledge
+            return []
+        rows = {e.id: i for i, e in enumerate(knowledge.entries)}
+        if entry_id not in rows:
+            return []
+        entry = knowledge.entries[rows[entry_id]]
+        hits = knowledge.index.search(entry.prev_action, entry.vec, k + 1)
+        return [
+            {
+                "id": knowledge.entries[r].id,
+                "summary": knowledge.entries[r].summary,
+                "next_action": knowledge.entries[r].next_action,
+                "sim": round(sim, 3),
+            }  # fmt: skip
+            for r, sim in hits
+            if knowledge.entries[r].id != entry_id
+        ][:k]
+
+
+def load(root: Path, kb: str, paradigm: str | None = None) -> Knowledge | None:
+    """The live knowledge of `kb` in the workspace at `root`, read afresh (no cache kept):
+    for one-off readers such as benchmarks and tests; the engine uses its KnowledgeCache."""
+    return KnowledgeCache(root).load(kb, paradigm)
 
 
 def _stamp(path: Path) -> tuple | None:
@@ -266,38 +303,17 @@ class GuidedJudge:
         )
 
 
-def guide_for(kg: KnowledgeGraph, settings, paradigm: str) -> Guide | None:
-    """The guide for a `paradigm` run on `kg` with these loop settings, or None (γ = 1, an
-    in-memory KB, or no knowledge learned yet): the agent then decides alone."""
-    if (settings.gamma is not None and settings.gamma >= 1.0) or kg.path is None:
+def guide_for(kg: KnowledgeGraph, settings, paradigm: str,
+              cache: KnowledgeCache | None) -> Guide | None:  # fmt: skip
+    """The guide for a `paradigm` run on `kg` with these loop settings, from the knowledge in
+    `cache` (the workspace's), or None (γ = 1, no workspace, or no knowledge learned yet):
+    the agent then decides alone."""
+    if (settings.gamma is not None and settings.gamma >= 1.0) or cache is None or kg.path is None:
         return None
-    knowledge = load(kg.path.parent.parent, kg.name, settings.knowledge_from or None)
+    knowledge = cache.load(kg.name, settings.knowledge_from or None)
     if knowledge is None or knowledge.empty:
         return None
     gamma = settings.gamma if settings.gamma is not None else knowledge.auto_gamma(paradigm)
     if gamma >= 1.0:
         return None
     return Guide(knowledge, kg, gamma, settings.knowledge_k)
-
-
-def neighbours_of(root: Path, kb: str, entry_id: int, k: int = 5) -> list[dict[str, Any]]:
-    """The live state entries nearest to entry `entry_id` (same previous action), for
-    browsing the state knowledge base; the entry itself is left out."""
-    knowledge = load(root, kb)
-    if knowledge is None:
-        return []
-    rows = {e.id: i for i, e in enumerate(knowledge.entries)}
-    if entry_id not in rows:
-        return []
-    entry = knowledge.entries[rows[entry_id]]
-    hits = knowledge.index.search(entry.prev_action, entry.vec, k + 1)
-    return [
-        {
-            "id": knowledge.entries[r].id,
-            "summary": knowledge.entries[r].summary,
-            "next_action": knowledge.entries[r].next_action,
-            "sim": round(sim, 3),
-        }  # fmt: skip
-        for r, sim in hits
-        if knowledge.entries[r].id != entry_id
-    ][:k]

@@ -1,28 +1,43 @@
-"""Reason as planning (seed Algorithm 2): Actor, Model (the LLM as a simulated KB) and Critic.
+"""Lookahead: reason as planning (seed Algorithm 2) with an Actor, a Model (the LLM as a
+simulated KB) and a Critic.
 
 For U lookahead levels: the Actor proposes N next relations for every kept trajectory (its
 option probabilities), the Model predicts in words what each would return — no KB call — and
 the Critic scores each predicted trajectory; the best W are kept. The first hop of the best
 trajectory is taken. Deeper levels draw their proposals from the KB's schema (which relation
 follows which, `KGIndex.follow`), never from instance queries.
+
+The agent hands in what the lookahead needs (its LLM, KB and settings, and its candidates as
+`Option`s), so this module does not depend on the agent that calls it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from core.llm import prompts
-from core.llm.client import Choice, LLMFault
+from core.llm.client import LLM, Choice, LLMFault
 
 if TYPE_CHECKING:
-    from core.agents.llm_agents import Candidate, IterativeAgent
-    from core.loop import State
+    from core.kg.store import KnowledgeGraph
+    from core.loop import LoopSettings, State
     from core.trace import Triple
 
 
+class Option(Protocol):
+    """A next hop the Actor chose among (the agent's candidate relation)."""
+
+    rel: str
+    direction: str
+    text: str  # what the LLM reads
+
+
 @dataclass
-class Trajectory:
+class SimulatedPath:
+    """One lookahead trajectory: hops the Model predicted the results of, never walked."""
+
     first: int  # index of its first hop among the step's candidates
     hops: list[tuple[str, str]]  # (relation, direction)
     texts: list[str]
@@ -38,29 +53,34 @@ class Trajectory:
 
 
 def plan_ahead(
-    agent: IterativeAgent,
     state: State,
-    shown: list[Candidate],
+    shown: Sequence[Option],
     actor: Choice,
     known: list[Triple],
     where: str,
+    *,
+    llm: LLM,
+    kg: KnowledgeGraph,
+    settings: LoopSettings,
 ) -> tuple[int, dict]:
     """Index of the candidate whose trajectory the Critic values most, and the record the
     trace shows (proposals, predictions, scores). A fault keeps the Actor's choice."""
-    s = agent.settings
+    s = settings
     n, width, depth = max(1, s.proposals), max(1, s.beam), max(1, s.lookahead)
     top = sorted(range(len(shown)), key=lambda i: -actor.probs[i])[:n]
     beams = [
-        Trajectory(i, [(shown[i].rel, shown[i].direction)], [shown[i].text], prior=actor.probs[i])
+        SimulatedPath(
+            i, [(shown[i].rel, shown[i].direction)], [shown[i].text], prior=actor.probs[i]
+        )
         for i in top
     ]
     levels = []
     try:
         for level in range(depth):
             if level:
-                beams = _expand(agent, state, beams, n)
+                beams = _expand(llm, kg, state, beams, n)
             for traj in beams:
-                _simulate(agent, state, traj, known, where)
+                _simulate(llm, state, traj, known, where)
             beams.sort(key=lambda t: -t.value)
             levels.append(
                 [
@@ -82,11 +102,12 @@ def plan_ahead(
                         "N": n}  # fmt: skip
 
 
-def _simulate(agent, state, traj: Trajectory, known, where: str) -> None:
+def _simulate(llm: LLM, state: State, traj: SimulatedPath, known: list[Triple], where: str
+              ) -> None:  # fmt: skip
     """Model: predict the last hop's result; Critic: does the trajectory reach the answer?"""
     if len(traj.predictions) < len(traj.texts):
         origin = traj.predictions[-1] if traj.predictions else where
-        completion = agent.llm.complete(
+        completion = llm.complete(
             prompts.predict_result(state.question, known, origin, traj.texts[-1]),
             purpose="model: predict result",
             ledger=state.llm_calls,
@@ -94,7 +115,7 @@ def _simulate(agent, state, traj: Trajectory, known, where: str) -> None:
             stop=["\n"],
         )
         traj.predictions.append(completion.text.strip()[:80] or "?")
-    verdict = agent.llm.choose(
+    verdict = llm.choose(
         prompts.critic(state.question, f"start at {where}; " + traj.describe()),
         ["yes", "no"],
         purpose="critic",
@@ -103,9 +124,10 @@ def _simulate(agent, state, traj: Trajectory, known, where: str) -> None:
     traj.value = verdict.probs[0]
 
 
-def _expand(agent, state, beams: list[Trajectory], n: int) -> list[Trajectory]:
+def _expand(llm: LLM, kg: KnowledgeGraph, state: State, beams: list[SimulatedPath], n: int
+            ) -> list[SimulatedPath]:  # fmt: skip
     """Actor at a deeper level: N schema-level next relations per kept trajectory."""
-    index, kg = agent.kg.index, agent.kg
+    index = kg.index
     code_of = {r: i for i, r in enumerate(index.rel_ids)}
     out = []
     for traj in beams:
@@ -117,7 +139,7 @@ def _expand(agent, state, beams: list[Trajectory], n: int) -> list[Trajectory]:
             continue
         hops = [(index.rel_ids[c >> 1], "out" if c % 2 == 0 else "in") for c, _ in nexts]
         texts = [kg.label(r) + ("" if d == "out" else " (reverse)") for r, d in hops]
-        choice = agent.llm.choose(
+        choice = llm.choose(
             prompts.choose_relation(state.question, [], traj.predictions[-1]),
             texts,
             purpose="actor: propose",
@@ -125,7 +147,7 @@ def _expand(agent, state, beams: list[Trajectory], n: int) -> list[Trajectory]:
         )
         for i in sorted(range(len(texts)), key=lambda i: -choice.probs[i])[:n]:
             out.append(
-                Trajectory(
+                SimulatedPath(
                     traj.first,
                     [*traj.hops, hops[i]],
                     [*traj.texts, texts[i]],

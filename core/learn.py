@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.engine import Engine
 from core.evaluate import LabelledQuestion
 from core.judges import chain_hops
 from core.kg.store import KnowledgeGraph
@@ -24,6 +24,9 @@ from core.wkm import actions
 from core.wkm.embed import embed
 from core.wkm.mining import mine_path
 from core.wkm.store import KnowledgeStore, StateEntry, TaskEntry, Trajectory
+
+if TYPE_CHECKING:  # the engine sits above this module: named here as a type only
+    from core.engine import Engine
 
 
 @dataclass
