@@ -26,6 +26,7 @@ from __future__ import annotations
 import atexit
 import os
 import pickle
+import resource  # here, not lazily: os.wait4 on the reaper thread builds its rusage from it
 import select
 import signal
 import subprocess
@@ -312,8 +313,6 @@ TASKS = {"sparql": _sparql, "sql": _sql}
 
 
 def _set_limits(timeout_s: float, memory_mb: int) -> None:
-    import resource
-
     cap = memory_mb * 2**20
     resource.setrlimit(resource.RLIMIT_DATA, (cap, resource.RLIM_INFINITY))
     used = resource.getrusage(resource.RUSAGE_SELF)
@@ -350,8 +349,6 @@ def main() -> None:
             answer = ("error", ("MemoryError", "out of memory"))
         except Exception as exc:  # the engine's own error, reported to the parent as text
             answer = ("error", (type(exc).__name__, str(exc)))
-        import resource
-
         peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         pickle.dump((*answer, peak_kb), stdout)
         stdout.flush()
