@@ -22,7 +22,7 @@ import csv
 import io
 import json
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -137,28 +137,8 @@ class _Db(RunStore):
     def _spooled(self) -> list[Path]:
         return []
 
-    def _once(
-        self,
-        work: Callable[[duckdb.DuckDBPyConnection], T],
-        write: bool,
-        missing: Callable[[], T] | None,
-        deadline: float,
-    ) -> T:
-        con = self._connect(write, deadline)
-        try:
-            if not _ensure_schema(con, create=write):
-                assert missing is not None
-                return missing()
-            con.execute("BEGIN TRANSACTION")
-            try:
-                result = work(con)
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
-            con.execute("COMMIT")
-            return result
-        finally:
-            con.close()
+    def _ensure_schema(self, con: duckdb.DuckDBPyConnection, *, create: bool) -> bool:
+        return _ensure_schema(con, create=create)
 
     def _busy(self, holder: str = "another process") -> StoreBusy:
         return StoreBusy(

@@ -484,7 +484,7 @@ class RunStore:
         """One attempt: connect, check the schema, move spooled runs in, run `work`, close."""
         con = self._connect(write, deadline)
         try:
-            if not _ensure_schema(con, create=write):
+            if not self._ensure_schema(con, create=write):
                 assert missing is not None  # a read without `missing` is made a write
                 return missing()
             if write:
@@ -499,6 +499,10 @@ class RunStore:
             return result
         finally:
             con.close()
+
+    def _ensure_schema(self, con: duckdb.DuckDBPyConnection, *, create: bool) -> bool:
+        """This store's tables (a subclass on another file names its own)."""
+        return _ensure_schema(con, create=create)
 
     def _connect(self, write: bool, deadline: float) -> duckdb.DuckDBPyConnection:
         """Open the file (read-only for readers). Callers hold the lock file, so a refusal
