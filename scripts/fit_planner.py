@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from devsets import dev_sets, ensure_kb  # noqa: E402
 
+from core.agents.plan_ranker import PlanRanker  # noqa: E402
 from core.agents.planner import RULE_WEIGHTS, WEIGHTS_FILE, Planner, load_weights  # noqa: E402
 from core.analysis import analyse  # noqa: E402
 from core.engine import Engine  # noqa: E402
@@ -85,9 +86,10 @@ def plan_answers(kg, plan) -> list[str]:
     return [kg.label(n) for n in nodes]
 
 
-def collect(engine: Engine, limit: int) -> tuple[list[np.ndarray], list[np.ndarray], list[str]]:
-    """Per question: the feature matrix of its plans and each plan's quality."""
-    feats, quals, names = [], [], None
+def collect(engine: Engine, limit: int
+            ) -> tuple[list[np.ndarray], list[np.ndarray], list[str], list[str]]:  # fmt: skip
+    """Per question: the feature matrix of its plans, each plan's quality, its dev set."""
+    feats, quals, names, origin = [], [], None, []
     for ds in dev_sets():
         if not ds.name.startswith(TUNING_SETS):
             continue
@@ -114,10 +116,11 @@ def collect(engine: Engine, limit: int) -> tuple[list[np.ndarray], list[np.ndarr
             reachable += 1
             feats.append(np.array([[p.features[n] for n in names] for p in plans], float))
             quals.append(quality)
+            origin.append(ds.name)
             kept += 1
         print(f"{ds.name}: {kept}/{len(questions)} questions with a useful plan "
               f"({time.perf_counter() - t0:.0f} s)", flush=True)  # fmt: skip
-    return feats, quals, names
+    return feats, quals, names, origin
 
 
 def fit(feats, quals, names, start: dict[str, float], l2: float = 0.01, steps: int = 3000,
@@ -177,11 +180,70 @@ def refine_top1(xs, best, w, passes: int = 4) -> np.ndarray:
     return w
 
 
+def fit_ranker(feats, quals, names, start: dict[str, float], hidden: int = 32,
+               epochs: int = 400, lr: float = 0.01, l2: float = 1e-2, seed: int = 0,
+               drop=(), warm: float = 0.0) -> PlanRanker:  # fmt: skip
+    """The network of core.agents.plan_ranker, listwise like `fit` (the same target: the
+    softmax's mass on the best plans), with Adam over all questions at once. The rules'
+    columns are left out (their weights are added as they are)."""
+    feats = [np.nan_to_num(x, posinf=0.0, neginf=0.0) for x in feats]
+    allx = np.vstack(feats)
+    mu, sd = allx.mean(axis=0), allx.std(axis=0) + 1e-6
+    unseen = [i for i, n in enumerate(names) if n in RULE_WEIGHTS or n in drop]
+    mu[unseen], sd[unseen] = 0.0, 1e9  # z = 0: the fit does not see them
+    z = (allx - mu) / sd
+    b_all = np.concatenate([(q >= q.max() - 0.05).astype(float) for q in quals])
+    sizes = np.array([len(x) for x in feats])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    group = np.repeat(np.arange(len(feats)), sizes)
+    rng = np.random.default_rng(seed)
+    params = [np.array([start.get(n, 0.0) for n in names]) * sd * warm,  # w
+              rng.normal(0, 0.1, (len(names), hidden)), np.zeros(hidden),  # A, b
+              rng.normal(0, 0.1, hidden)]  # v  # fmt: skip
+    moments = [np.zeros_like(p) for p in params]
+    squares = [np.zeros_like(p) for p in params]
+    for t in range(1, epochs + 1):
+        w, a, b, v = params
+        h = np.maximum(0.0, z @ a + b)
+        s = z @ w + h @ v
+        e = np.exp(s - np.maximum.reduceat(s, starts)[group])
+        p = e / np.add.reduceat(e, starts)[group]
+        pb = np.maximum(np.add.reduceat(p * b_all, starts), 1e-12)
+        g = (p - p * b_all / pb[group]) / len(feats)  # d(-mean log pb)/ds
+        gh = np.outer(g, v) * (h > 0)
+        grads = [z.T @ g + l2 * w, z.T @ gh + l2 * a, gh.sum(axis=0), h.T @ g + l2 * v]
+        for i, (param, grad) in enumerate(zip(params, grads, strict=True)):
+            moments[i] = 0.9 * moments[i] + 0.1 * grad
+            squares[i] = 0.999 * squares[i] + 0.001 * grad * grad
+            param -= lr * (moments[i] / (1 - 0.9**t)) / (
+                np.sqrt(squares[i] / (1 - 0.999**t)) + 1e-8)  # fmt: skip
+        if t % 100 == 0:
+            print(f"ranker epoch {t}: mean -log-lik {-np.log(pb).mean():.4f}", flush=True)
+    w, a, b, v = params
+    return PlanRanker(tuple(names), mu, sd, w, a, b, v,
+                      np.array([RULE_WEIGHTS.get(n, 0.0) for n in names]))  # fmt: skip
+
+
+def ranker_top1(ranker: PlanRanker, feats, quals) -> float:
+    """Share of questions whose best-scored plan is one of their best plans."""
+    return float(np.mean([q[int(np.argmax(ranker.scores(np.nan_to_num(x))))] >= q.max() - 0.05
+                          for x, q in zip(feats, quals, strict=True)]))  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--limit", type=int, default=400, help="questions per tuning file")
     parser.add_argument("--home", type=Path, default=ROOT / ".knowloop-bench")
     parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--linear", action="store_true",
+                        help="refit the linear first stage instead of the ranker (then refit "
+                             "the ranker: the first stage chooses the plans it sees)")
+    parser.add_argument("--hidden", type=int, default=8, help="the ranker's hidden units")
+    parser.add_argument("--warm", type=float, default=0.0,
+                        help="start the ranker's linear part from the linear weights times this")
+    parser.add_argument("--leave-out", nargs="*", default=[],
+                        help="dev sets (prefixes) left out of the fit: a check of how it "
+                             "carries to a KB it never saw (implies --dry-run)")
     parser.add_argument("--dry-run", action="store_true")
     parser.add_argument("--reuse", action="store_true", help="fit the last collected plans")
     parser.add_argument("--drop", nargs="*", default=[], help="features left out (an ablation)")
@@ -189,10 +251,16 @@ def main() -> None:
     engine = Engine(Workspace(args.home))
     cache = args.home / "fit-plans.pickle"
     if args.reuse and cache.is_file():
-        feats, quals, names = pickle.loads(cache.read_bytes())
+        feats, quals, names, origin = pickle.loads(cache.read_bytes())
     else:
-        feats, quals, names = collect(engine, args.limit)
-        cache.write_bytes(pickle.dumps((feats, quals, names)))
+        feats, quals, names, origin = collect(engine, args.limit)
+        cache.write_bytes(pickle.dumps((feats, quals, names, origin)))
+    if args.leave_out:
+        args.dry_run = True
+        keep_q = [not o.startswith(tuple(args.leave_out)) for o in origin]
+        left = [(x, q) for x, q, k in zip(feats, quals, keep_q, strict=True) if not k]
+        feats = [x for x, k in zip(feats, keep_q, strict=True) if k]
+        quals = [q for q, k in zip(quals, keep_q, strict=True) if k]
     # the rules' weights stay fixed: the plans a penalty rule rules out leave the fit, then the
     # rules' columns do (a bonus rule is not seen by the fit: it ranks as if it were absent)
     rules = [i for i, n in enumerate(names) if n in RULE_WEIGHTS]
@@ -201,6 +269,9 @@ def main() -> None:
         ok = (x[:, rules] @ np.array([RULE_WEIGHTS[names[i]] for i in rules]) > -1.0
               if rules else np.ones(len(x), bool))  # fmt: skip
         kept.append((x[ok], q[ok]) if ok.any() else (x, q))
+    if not args.linear:
+        fit_the_ranker(args, kept, names, left if args.leave_out else None)
+        return
     keep = [i for i in range(len(names)) if i not in rules and names[i] not in args.drop]
     feats = [x[:, keep] for x, _ in kept]
     quals = [q for _, q in kept]
@@ -217,12 +288,42 @@ def main() -> None:
         return
     print(json.dumps(weights, indent=2))
     if not args.dry_run:
-        WEIGHTS_FILE.write_text(json.dumps({
-            "fitted_on": "tuning files of benchmarks/data/{family,football,business,filters} "
-                         "and the MetaQA dev sets (bare KB and with relations.ttl; NTM 1-hop)",
-            "questions": len(feats),
-            "weights": weights,
-        }, indent=2) + "\n")  # fmt: skip
+        data = json.loads(WEIGHTS_FILE.read_text()) if WEIGHTS_FILE.is_file() else {}
+        data.pop("ranker", None)  # fitted on the old first stage's plans: refit it
+        data.update({"fitted_on": FITTED_ON, "questions": len(feats), "weights": weights})
+        WEIGHTS_FILE.write_text(json.dumps(data, indent=2) + "\n")
+        print("the ranker was fitted on the old first stage: run this script again without "
+              "--linear")
+
+
+def fit_the_ranker(args, kept, names, left) -> None:
+    """Fit the network on the collected plans; with `left` (questions of dev sets left out),
+    report how it ranks those against the linear weights instead of writing it."""
+    feats = [x for x, _ in kept]
+    quals = [q for _, q in kept]
+    start = load_weights()
+    linear = PlanRanker.linear(tuple(names), start)
+    ranker = fit_ranker(feats, quals, names, start, hidden=args.hidden,
+                        drop=args.drop, warm=args.warm)  # fmt: skip
+    before, after = ranker_top1(linear, feats, quals), ranker_top1(ranker, feats, quals)
+    print(f"best plan ranked first on the fit's questions: linear {before:.4f} -> ranker "
+          f"{after:.4f} ({len(feats)} questions)")
+    if left is not None:
+        lx = [x for x, _ in left]
+        lq = [q for _, q in left]
+        print(f"left out ({', '.join(args.leave_out)}, {len(lx)} questions): linear "
+              f"{ranker_top1(linear, lx, lq):.4f} -> ranker {ranker_top1(ranker, lx, lq):.4f}")
+        return
+    if not args.dry_run:
+        data = json.loads(WEIGHTS_FILE.read_text())
+        data["ranker"] = ranker.to_dict()
+        data["ranker_fitted_on"] = f"{FITTED_ON}; {len(feats)} questions"
+        WEIGHTS_FILE.write_text(json.dumps(data, indent=2) + "\n")
+        print(f"wrote the ranker ({args.hidden} hidden units) to {WEIGHTS_FILE}")
+
+
+FITTED_ON = ("tuning files of benchmarks/data/{family,football,business,filters} and the MetaQA "
+             "dev sets (bare KB and with relations.ttl; NTM 1-hop)")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.agents.plan_ranker import PlanRanker
 from core.analysis import (
     TAU_SOFT,
     EntityMention,
@@ -69,7 +70,7 @@ FEATURES = (
 # walking back over a named hop, even when the walk back has a word of its own
 CONTEXT = FEATURES.index("context_similarity")
 RERANK = 40  # plans ranked after the contextual encoder (as many as the fit sees)
-CONTEXT_MARGIN = 1.5  # … of which those within this score of the best are encoded
+COVERAGE_MARGIN = 0.25  # see Planner.plans: the rule on unexplained phrases
 RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
@@ -106,7 +107,17 @@ def load_weights(path: Path = WEIGHTS_FILE) -> dict[str, float]:
     return weights
 
 
+def load_ranker(path: Path = WEIGHTS_FILE) -> PlanRanker:
+    """The final scorer of the best plans: the fitted network where the file has one, else
+    the linear weights (core.agents.plan_ranker)."""
+    data = json.loads(path.read_text()) if path.is_file() else {}
+    if "ranker" in data:
+        return PlanRanker.from_dict(data["ranker"], FEATURES, RULE_WEIGHTS)
+    return PlanRanker.linear(FEATURES, load_weights(path))
+
+
 WEIGHTS = load_weights()
+RANKER = load_ranker()
 
 
 @dataclass(frozen=True)
@@ -142,12 +153,17 @@ class Planner:
     """Enumerate and score plans for one question on one KB."""
 
     def __init__(self, kg: KnowledgeGraph, max_hops: int = 3, max_anchors: int = 4,
-                 weights: dict[str, float] | None = None, filters: bool = True):  # fmt: skip
+                 weights: dict[str, float] | None = None, filters: bool = True,
+                 ranker: PlanRanker | None = None):  # fmt: skip
+        """`weights`: the linear first stage that picks the RERANK best plans; `ranker`: the
+        final scorer of those (by default the fitted one; with `weights` given and no
+        `ranker`, those weights do both)."""
         self.kg = kg
         self.use_filters = filters  # plan comparisons as literal filters (else a caller does)
         self.max_hops = max_hops
         self.max_anchors = max_anchors
         self.weights = weights or WEIGHTS
+        self.ranker = ranker or (PlanRanker.linear(FEATURES, weights) if weights else RANKER)
         self.sem = semantics_for(kg)
 
     def plans(self, qa: QuestionAnalysis, limit: int = 8) -> list[Plan]:
@@ -167,18 +183,20 @@ class Planner:
         hops = np.array([len(p.hops) for p in candidates])
         base = x @ weights
         best = self._distinct(candidates, np.lexsort((hops, -base)), RERANK)
-        # the contextual encoder costs milliseconds per text: it re-ranks only the plans close
-        # enough to the best for it to matter; the others get the lowest of those cosines, and
-        # a question with one clear plan does not need it at all
-        close = [i for i in best if base[i] >= base[best[0]] - CONTEXT_MARGIN]
-        if weights[CONTEXT] and len(close) > 1:
-            sims = self._context_similarity(qa, [candidates[i] for i in close])
-            x[best, CONTEXT] = sims.min()
-            x[close, CONTEXT] = sims
-        scores = x[best] @ weights
+        # the RERANK best by the linear first stage are scored by the ranker, with the
+        # contextual encoder's reading of each (memoised texts: the paths of one KB repeat
+        # from question to question); a question with one plan does not need it
+        if len(best) > 1:
+            x[best, CONTEXT] = self._context_similarity(qa, [candidates[i] for i in best])
+        scores = self.ranker.scores(x[best])
+        # rule, not fitted: a plan that leaves a relation phrase unexplained does not beat by a
+        # hair one that explains it ("the profession of the husband of X's mother")
+        coverage = x[best, FEATURES.index("coverage")]
+        close = scores >= scores.max() - COVERAGE_MARGIN
+        first = np.where(close, coverage, -np.inf)
         ranked = []
-        for j in self._distinct([candidates[i] for i in best], np.lexsort((hops[best], -scores)),
-                                limit):  # fmt: skip
+        for j in self._distinct([candidates[i] for i in best],
+                                np.lexsort((hops[best], -scores, -first)), limit):  # fmt: skip
             plan = candidates[best[j]]
             plan.score = float(scores[j])
             plan.features = {f: round(float(v), 4) for f, v in zip(FEATURES, x[best[j]],

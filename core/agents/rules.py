@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+import numpy as np
+
+from core.agents.plan_ranker import PlanRanker
 from core.agents.planner import Filter, Plan, Planner, floored, rule_prior
 from core.analysis import (
     HOP_EXPLAINED,
@@ -385,7 +388,7 @@ class RuleAgent:
             "plan": self._describe(plan),
             "plan_score": round(plan.score, 3),
             "features": plan.features,
-            "signals": signal_table(plan.features, self.planner.weights),
+            "signals": signal_table(plan.features, self.planner.ranker),
             "relation_words": qa.relation_words(*plan.used),
             "answer_type": qa.answer.wh or "not said",
             "topic": "excluded" if plan.exclude_topic else "may be an answer",
@@ -469,16 +472,11 @@ class RuleAgent:
         return answers, len(answers)
 
 
-def signal_table(features: dict[str, float], weights: dict[str, float]) -> list[dict]:
-    """Each signal of a plan with its fitted weight and what it added to the score, largest
-    first: why this plan beat the others, in the trace and on the Ask page."""
-    rows = [
-        {"signal": name, "value": round(value, 3), "weight": round(weights.get(name, 0.0), 3),
-         "adds": round(value * weights.get(name, 0.0), 3)}
-        for name, value in features.items()
-        if value and weights.get(name, 0.0)
-    ]  # fmt: skip
-    return sorted(rows, key=lambda r: -abs(r["adds"]))
+def signal_table(features: dict[str, float], ranker: PlanRanker) -> list[dict]:
+    """Each signal of a plan with its effective weight and what it added to the score against
+    an average plan, largest first: why this plan beat the others, in the trace and on the Ask
+    page (core.agents.plan_ranker.PlanRanker.explain)."""
+    return ranker.explain(np.array([features.get(f, 0.0) for f in ranker.features]))
 
 
 def linked_entities(kg: KnowledgeGraph, qa: QuestionAnalysis) -> list[dict]:
