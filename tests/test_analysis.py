@@ -416,8 +416,8 @@ def test_a_path_reads_out_from_its_topic(family) -> None:
     code = {r: i for i, r in enumerate(sem.rel_ids)}
     parent = next(r for r in sem.rel_ids if kg.label(r) == "parent")
     birth = next(r for r in sem.rel_ids if kg.label(r) == "place of birth")
-    # parent backwards reads as its stored inverse; a hop without one as "what has"
+    # parent backwards reads as its stored inverse; a hop without one as "whoever has"
     assert sem.verbalise([2 * code[parent] + 1]) == "the child of X"
     two = sem.verbalise([2 * code[parent], 2 * code[birth]])
     assert two == "the place of birth of the parent of X"
-    assert sem.verbalise([2 * code[birth] + 1]) == "what has place of birth X"
+    assert sem.verbalise([2 * code[birth] + 1]) == "whoever has place of birth X"

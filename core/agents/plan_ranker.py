@@ -6,8 +6,10 @@ disagrees". The ranker adds one hidden layer of ReLUs to the linear score,
 
     score(x) = w·z + v·relu(A z + b),   z = (x - mu) / sd,
 
-fitted listwise on the dev sets' tuning files (`scripts/fit_planner.py --ranker`), so its
-scores keep the scale of the linear planner's (log-odds between plans). Explanations stay
+fitted listwise on the dev sets' tuning files (`scripts/fit_planner.py`), then averaged with
+the linear weights (folded into `w` and `v`: the average of the two carried better to a KB
+left out of the fit than either alone), so its scores keep the scale of log-odds between
+plans. Explanations stay
 exact: with the ReLUs' on/off pattern of one plan fixed, the score is linear in its features,
 so each signal's *effective* weight and what it added against an average plan are read off
 (`explain`). The rules' weights (`RULE_WEIGHTS`) are added as they are, outside the fit.
