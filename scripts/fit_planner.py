@@ -180,9 +180,8 @@ def refine_top1(xs, best, w, passes: int = 4) -> np.ndarray:
     return w
 
 
-def fit_ranker(feats, quals, names, start: dict[str, float], hidden: int = 32,
-               epochs: int = 400, lr: float = 0.01, l2: float = 1e-2, seed: int = 0,
-               drop=(), warm: float = 0.0) -> PlanRanker:  # fmt: skip
+def fit_ranker(feats, quals, names, hidden: int = 8, epochs: int = 400, lr: float = 0.01,
+               l2: float = 1e-2, seed: int = 0, drop=()) -> PlanRanker:  # fmt: skip
     """The network of core.agents.plan_ranker, listwise like `fit` (the same target: the
     softmax's mass on the best plans), with Adam over all questions at once. The rules'
     columns are left out (their weights are added as they are)."""
@@ -197,7 +196,7 @@ def fit_ranker(feats, quals, names, start: dict[str, float], hidden: int = 32,
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     group = np.repeat(np.arange(len(feats)), sizes)
     rng = np.random.default_rng(seed)
-    params = [np.array([start.get(n, 0.0) for n in names]) * sd * warm,  # w
+    params = [np.zeros(len(names)),  # w
               rng.normal(0, 0.1, (len(names), hidden)), np.zeros(hidden),  # A, b
               rng.normal(0, 0.1, hidden)]  # v  # fmt: skip
     moments = [np.zeros_like(p) for p in params]
@@ -235,6 +234,20 @@ def blend(ranker: PlanRanker, weights: dict[str, float], share: float) -> PlanRa
                       share * ranker.v, ranker.rules)  # fmt: skip
 
 
+def refit_linear(kept, names, steps: int, drop=()) -> tuple[dict[str, float], float, float]:
+    """The first stage refitted on the plans the rules keep, without the rules' columns (and
+    `drop`): its weights, and how often the best plan ranked first before and after."""
+    keep = [i for i, n in enumerate(names) if n not in RULE_WEIGHTS and n not in drop]
+    cols = tuple(names[i] for i in keep)
+    feats = [x[:, keep] for x, _ in kept]
+    quals = [q for _, q in kept]
+    start = {n: load_weights().get(n, 0.0) for n in cols}
+    weights = fit(feats, quals, list(cols), start, steps=steps)
+    before, after = (ranker_top1(PlanRanker.linear(cols, w), feats, quals)
+                     for w in (start, weights))  # fmt: skip
+    return weights, before, after
+
+
 def ranker_top1(ranker: PlanRanker, feats, quals) -> float:
     """Share of questions whose best-scored plan is one of their best plans."""
     return float(np.mean([q[int(np.argmax(ranker.scores(np.nan_to_num(x))))] >= q.max() - 0.05
@@ -253,8 +266,6 @@ def main() -> None:
     parser.add_argument("--share", type=float, default=0.5,
                         help="the network's share of the final score (the rest: the linear "
                              "weights); 0.5 carried best to a KB left out of the fit")
-    parser.add_argument("--warm", type=float, default=0.0,
-                        help="start the ranker's linear part from the linear weights times this")
     parser.add_argument("--leave-out", nargs="*", default=[],
                         help="dev sets (prefixes) left out of the fit: a check of how it "
                              "carries to a KB it never saw (implies --dry-run)")
@@ -286,17 +297,8 @@ def main() -> None:
     if not args.linear:
         fit_the_ranker(args, kept, names, left if args.leave_out else None)
         return
-    keep = [i for i in range(len(names)) if i not in rules and names[i] not in args.drop]
-    feats = [x[:, keep] for x, _ in kept]
-    quals = [q for _, q in kept]
-    names = [names[i] for i in keep]
-    start = {n: load_weights().get(n, 0.0) for n in names}
-    before = np.mean([q[int(np.argmax(x @ np.array([start[n] for n in names])))] >= q.max() - 0.05
-                      for x, q in zip(feats, quals, strict=True)])  # fmt: skip
-    weights = fit(feats, quals, names, start, steps=args.steps)
-    after = np.mean([q[int(np.argmax(x @ np.array([weights[n] for n in names])))] >= q.max() - 0.05
-                     for x, q in zip(feats, quals, strict=True)])  # fmt: skip
-    print(f"best plan ranked first: {before:.4f} -> {after:.4f} on {len(feats)} questions")
+    weights, before, after = refit_linear(kept, names, args.steps, args.drop)
+    print(f"best plan ranked first: {before:.4f} -> {after:.4f} on {len(kept)} questions")
     if after < before:  # a fit that ranks worse than the weights it started from is not kept
         print("the fit ranks worse than the current weights: keeping them")
         return
@@ -304,7 +306,7 @@ def main() -> None:
     if not args.dry_run:
         data = json.loads(WEIGHTS_FILE.read_text()) if WEIGHTS_FILE.is_file() else {}
         data.pop("ranker", None)  # fitted on the old first stage's plans: refit it
-        data.update({"fitted_on": FITTED_ON, "questions": len(feats), "weights": weights})
+        data.update({"fitted_on": FITTED_ON, "questions": len(kept), "weights": weights})
         WEIGHTS_FILE.write_text(json.dumps(data, indent=2) + "\n")
         print("the ranker was fitted on the old first stage: run this script again without "
               "--linear")
@@ -317,14 +319,9 @@ def fit_the_ranker(args, kept, names, left) -> None:
     quals = [q for _, q in kept]
     start = load_weights()
     if left is not None:  # the linear weights saw the left-out KB: refit them without it
-        rules = [i for i, n in enumerate(names) if n in RULE_WEIGHTS]
-        keep = [i for i in range(len(names)) if i not in rules]
-        start = fit([x[:, keep] for x in feats], quals, [names[i] for i in keep], start,
-                    steps=args.steps)  # fmt: skip
-        start.update(RULE_WEIGHTS)
+        start = {**refit_linear(kept, names, args.steps, args.drop)[0], **RULE_WEIGHTS}
     linear = PlanRanker.linear(tuple(names), start)
-    ranker = fit_ranker(feats, quals, names, start, hidden=args.hidden,
-                        drop=args.drop, warm=args.warm)  # fmt: skip
+    ranker = fit_ranker(feats, quals, names, hidden=args.hidden, drop=args.drop)
     ranker = blend(ranker, start, args.share)
     before, after = ranker_top1(linear, feats, quals), ranker_top1(ranker, feats, quals)
     print(f"best plan ranked first on the fit's questions: linear {before:.4f} -> ranker "

@@ -69,6 +69,7 @@ FEATURES = (
 # "the scriptwriter of X *also* wrote", "*co*-wrote films with X": a cue asks for the shape of
 # walking back over a named hop, even when the walk back has a word of its own
 CONTEXT = FEATURES.index("context_similarity")
+COVERAGE = FEATURES.index("coverage")
 RERANK = 40  # plans ranked after the contextual encoder (as many as the fit sees)
 COVERAGE_MARGIN = 0.25  # see Planner.plans: the rule on unexplained phrases
 RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0}
@@ -98,26 +99,29 @@ DEFAULT_WEIGHTS = {
 }
 
 
-def load_weights(path: Path = WEIGHTS_FILE) -> dict[str, float]:
+def _fitted(path: Path) -> dict:
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def load_weights(path: Path = WEIGHTS_FILE, data: dict | None = None) -> dict[str, float]:
     """The fitted feature weights (the defaults where a feature has none)."""
-    weights = dict(DEFAULT_WEIGHTS)
-    if path.is_file():
-        weights.update(json.loads(path.read_text())["weights"])
+    weights = {**DEFAULT_WEIGHTS, **(_fitted(path) if data is None else data).get("weights", {})}
     weights.update(RULE_WEIGHTS)
     return weights
 
 
-def load_ranker(path: Path = WEIGHTS_FILE) -> PlanRanker:
+def load_ranker(path: Path = WEIGHTS_FILE, data: dict | None = None) -> PlanRanker:
     """The final scorer of the best plans: the fitted network where the file has one, else
     the linear weights (core.agents.plan_ranker)."""
-    data = json.loads(path.read_text()) if path.is_file() else {}
+    data = _fitted(path) if data is None else data
     if "ranker" in data:
         return PlanRanker.from_dict(data["ranker"], FEATURES, RULE_WEIGHTS)
-    return PlanRanker.linear(FEATURES, load_weights(path))
+    return PlanRanker.linear(FEATURES, load_weights(path, data))
 
 
-WEIGHTS = load_weights()
-RANKER = load_ranker()
+_FILE = _fitted(WEIGHTS_FILE)  # read once at import
+WEIGHTS = load_weights(data=_FILE)
+RANKER = load_ranker(data=_FILE)
 
 
 @dataclass(frozen=True)
@@ -191,7 +195,7 @@ class Planner:
         scores = self.ranker.scores(x[best])
         # rule, not fitted: a plan that leaves a relation phrase unexplained does not beat by a
         # hair one that explains it ("the profession of the husband of X's mother")
-        coverage = x[best, FEATURES.index("coverage")]
+        coverage = x[best, COVERAGE]
         close = scores >= scores.max() - COVERAGE_MARGIN
         first = np.where(close, coverage, -np.inf)
         ranked = []
