@@ -64,13 +64,11 @@ class AppSettings:
         return settings
 
 
-def settings_path(home: Path | None = None) -> Path:
-    from core.workspace import default_home
-
-    return Path(home or default_home()) / FILE
+def settings_path(home: Path) -> Path:
+    return Path(home) / FILE
 
 
-def load(home: Path | None = None) -> AppSettings:
+def load(home: Path) -> AppSettings:
     """The saved settings; defaults when none are saved or the file is unreadable."""
     path = settings_path(home)
     try:
@@ -84,7 +82,7 @@ def load(home: Path | None = None) -> AppSettings:
         return AppSettings()
 
 
-def load_checked(home: Path | None = None) -> tuple[AppSettings, str | None]:
+def load_checked(home: Path) -> tuple[AppSettings, str | None]:
     """The saved settings if they are valid, else the defaults and what was wrong (a file
     edited by hand must not break the pages that read it)."""
     settings = load(home)
@@ -103,7 +101,7 @@ def check(settings: AppSettings) -> None:
     settings.loop_settings()  # raises ValueError with the setting's name
 
 
-def save(settings: AppSettings, home: Path | None = None) -> None:
+def save(settings: AppSettings, home: Path) -> None:
     """Validate, then write atomically (a crash never leaves half a file)."""
     check(settings)
     path = settings_path(home)

@@ -39,10 +39,6 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     workspace = Workspace(args.home)  # --home, else $KNOWLOOP_HOME, else ~/.knowloop
-    if args.home:  # the process's local model files follow --home too
-        from core.llm import local
-
-        local.use_home(workspace.root)
     engine = Engine(workspace)
     try:
         check_text_args(args)

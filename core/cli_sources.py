@@ -49,7 +49,7 @@ def _home(engine) -> Path:
 def _table(engine, args) -> int:
     from core.sources import import_table
 
-    info = import_table(args.path, args.name, engine.workspace.root, replace=args.replace)
+    info = import_table(args.path, args.name, home=engine.workspace.root, replace=args.replace)
     cols = ", ".join(f"{c} {t}" for c, t in info.columns)
     print(f"table {info.name}: {info.rows:,} rows ({cols})")
     return 0
@@ -60,7 +60,7 @@ def _docs(engine, args) -> int:
 
     if args.name is not None and not args.name.strip():  # "" would fall back to the default
         raise ValueError("the name must not be empty")
-    info = import_documents(args.path, args.name, engine.workspace.root, replace=args.replace)
+    info = import_documents(args.path, args.name, home=engine.workspace.root, replace=args.replace)
     print(f"collection {info.name}: {info.documents:,} documents, {info.passages:,} passages")
     return 0
 

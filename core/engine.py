@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from core.grounding import ground
 from core.kg.store import KnowledgeGraph
+from core.llm.client import ResponseCache
 from core.loop import (  # noqa: F401 — the question checks are the engine's API too
     MAX_QUESTION_CHARS,
     LoopSettings,
@@ -32,8 +33,6 @@ if TYPE_CHECKING:  # the outer-loop objects it hands out import the engine thems
     from core.wkm.store import KnowledgeStore
 
 
-
-
 class Engine:
     """Everything a caller (CLI, page, benchmark) does with one workspace goes through here
     or through an object it hands out, each built on `self.workspace` (never a default
@@ -43,11 +42,13 @@ class Engine:
     def __init__(self, workspace: Workspace | None = None):
         self.workspace = workspace or Workspace()
         self.knowledge_cache = KnowledgeCache(self.workspace.root)
+        self.llm_cache = ResponseCache()  # deterministic LLM responses, shared by its questions
 
     @property
     def context(self) -> Context:
-        """What the paradigms get from this workspace (sources' home, learned knowledge)."""
-        return Context(self.workspace.root, self.knowledge_cache)
+        """What the paradigms get from this workspace (sources' home, learned knowledge, LLM
+        responses)."""
+        return Context(self.workspace.root, self.knowledge_cache, self.llm_cache)
 
     def kg(self, kb: str | None = None) -> KnowledgeGraph:
         return self.workspace.kg(kb)

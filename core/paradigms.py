@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.agents.rules import RuleAgent
 from core.judges import ConsensusJudge, LLMJudge, RuleJudge
@@ -16,6 +17,9 @@ from core.kg.store import KnowledgeGraph
 from core.loop import Agent, Judge, KnowledgeSource, LoopSettings
 from core.registry import JUDGES, PARADIGMS
 from core.wkm.guide import GuidedJudge, KnowledgeCache, guide_for
+
+if TYPE_CHECKING:  # the LLM client (and litellm behind it) loads only when a paradigm needs it
+    from core.llm.client import ResponseCache
 
 
 @dataclass
@@ -29,11 +33,13 @@ class Composition:
 @dataclass(frozen=True)
 class Context:
     """What a paradigm may use besides its KB and settings, handed down by the Engine: the
-    workspace root (tables, documents) and the workspace's learned-knowledge cache. None for
-    either when a caller composes without a workspace (an in-memory KB in a test)."""
+    workspace root (tables, documents), the workspace's learned-knowledge cache and its LLM
+    response cache. None for each when a caller composes without a workspace (an in-memory KB
+    in a test): then each question's LLM keeps its own cache."""
 
     home: Path | None = None
     knowledge: KnowledgeCache | None = None
+    llm_cache: ResponseCache | None = None
 
 
 Builder = Callable[[KnowledgeGraph, LoopSettings, Context], Composition]
@@ -68,13 +74,13 @@ def compose(name: str, kg: KnowledgeGraph, settings: LoopSettings | None = None,
     return _BUILDERS[name](kg, settings or LoopSettings(), context or Context())
 
 
-def _llm(settings: LoopSettings):
+def _llm(settings: LoopSettings, ctx: Context):
     from core.llm.client import LLM, LLMSettings
 
-    return LLM(settings.llm or LLMSettings())
+    return LLM(settings.llm or LLMSettings(), cache=ctx.llm_cache)
 
 
-def _judge(kind: str, kg: KnowledgeGraph, settings: LoopSettings, llm=None) -> Judge:
+def _judge(kind: str, kg: KnowledgeGraph, settings: LoopSettings, ctx: Context, llm=None) -> Judge:
     """The judge is a component: any paradigm takes any of them."""
     if kind == "rules":
         return RuleJudge(kg)
@@ -85,10 +91,8 @@ def _judge(kind: str, kg: KnowledgeGraph, settings: LoopSettings, llm=None) -> J
 
         return CoKJudge()
     if kind == "llm":
-        return LLMJudge(llm or _llm(settings), kg, fallback=RuleJudge(kg))
+        return LLMJudge(llm or _llm(settings, ctx), kg, fallback=RuleJudge(kg))
     raise ValueError(f"unknown judge {kind!r}; choose one of: {', '.join(JUDGES)}")
-
-
 
 
 def _guided(judge: Judge, guide) -> Judge:
@@ -100,7 +104,7 @@ def _guided(judge: Judge, guide) -> Judge:
 def _kg_only(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Composition:
     max_hops = max(1, min(settings.max_steps, 3))
     guide = guide_for(kg, settings, "kg-only", ctx.knowledge)
-    judge = _guided(_judge(settings.judge or "rules", kg, settings), guide)
+    judge = _guided(_judge(settings.judge or "rules", kg, settings, ctx), guide)
     agent = RuleAgent(kg, max_hops=max_hops, guide=guide)
     return Composition(agent, KGSource(kg), judge, settings)
 
@@ -110,8 +114,8 @@ def _llm_only(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Compo
     from core.agents.llm_agents import CoTAgent
     from core.llm.source import LLMSource
 
-    llm = _llm(settings)
-    judge = _judge(settings.judge or "consensus", kg, settings, llm)
+    llm = _llm(settings, ctx)
+    judge = _judge(settings.judge or "consensus", kg, settings, ctx, llm)
     return Composition(CoTAgent(llm, settings.samples), LLMSource(llm), judge, settings)
 
 
@@ -119,8 +123,8 @@ def _llm_only(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Compo
 def _llm_plus_kg(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Composition:
     from core.agents.llm_agents import OneShotAgent
 
-    llm = _llm(settings)
-    judge = _judge(settings.judge or "llm", kg, settings, llm)
+    llm = _llm(settings, ctx)
+    judge = _judge(settings.judge or "llm", kg, settings, ctx, llm)
     return Composition(OneShotAgent(kg, llm), KGSource(kg), judge, settings)
 
 
@@ -128,10 +132,10 @@ def _llm_plus_kg(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Co
 def _llm_x_kg(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Composition:
     from core.agents.llm_agents import IterativeAgent
 
-    llm = _llm(settings)
+    llm = _llm(settings, ctx)
     # the bundled 270M model judges sufficiency at chance level (README, "LLM paradigms"):
     # with it the rule judge decides unless another judge is asked for
-    judge = _judge(settings.judge or ("rules" if llm.is_local else "llm"), kg, settings, llm)
+    judge = _judge(settings.judge or ("rules" if llm.is_local else "llm"), kg, settings, ctx, llm)
     guide = guide_for(kg, settings, "llmxkg", ctx.knowledge)
     agent = IterativeAgent(kg, llm, settings, guide=guide)
     return Composition(agent, KGSource(kg), _guided(judge, guide), settings)
@@ -150,7 +154,7 @@ def _cok(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Compositio
         raise ValueError("the cok paradigm needs a workspace (its tables and documents)")
     home = ctx.home
     ensure_bundled(home)
-    llm = _llm(settings)
+    llm = _llm(settings, ctx)
     kg_source = KGSource(kg)
     router = SourceRouter(
         {
@@ -168,5 +172,5 @@ def _cok(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Compositio
         max_steps=max(settings.max_steps, 6),
         samples=settings.samples if settings.samples > 1 else 3,
     )
-    judge = _judge(settings.judge or "cok", kg, settings, llm)
+    judge = _judge(settings.judge or "cok", kg, settings, ctx, llm)
     return Composition(CoKAgent(kg, llm, settings, home), router, judge, settings)

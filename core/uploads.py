@@ -27,7 +27,7 @@ from core.workspace import _NAME as KB_NAME
 from core.workspace import DEFAULT_KB, ImportProgress, KBInfo, Workspace, _slug
 
 MAX_UPLOAD_MB = 200  # per file; the uploaders and .streamlit/config.toml use the same figure
-UPLOADS_DIR = ".uploads"  # $KNOWLOOP_HOME/.uploads/<random>/<file>: an upload being imported
+UPLOADS_DIR = ".uploads"  # <workspace>/.uploads/<random>/<file>: an upload being imported
 STALE_UPLOAD_S = 24 * 3600  # leftovers of a killed server older than this are removed
 SEMANTICS_SHARE = 0.85  # the KB import's share of the bar; relation semantics take the rest
 BUNDLED_TABLES = frozenset({"movies"})  # imported again whenever missing (core.sources)
@@ -348,7 +348,7 @@ def import_table(
     _check_name(name, "table")
     comments = read_column_notes(columns) if columns else {}
     with staged(root, upload.filename, upload.data) as path:
-        return tables.import_table(path, name, root, replace=replace, comments=comments)
+        return tables.import_table(path, name, home=root, replace=replace, comments=comments)
 
 
 def collection_exists(root: Path, name: str) -> bool:
@@ -366,7 +366,7 @@ def import_documents(
     if Path(filename).suffix.lower() in (".txt", ".md"):
         filename, data = _as_jsonl(filename, data)
     with staged(root, filename, data) as path:
-        return documents.import_documents(path, name, root, replace=replace)
+        return documents.import_documents(path, name, home=root, replace=replace)
 
 
 def _as_jsonl(filename: str, data: bytes) -> tuple[str, bytes]:

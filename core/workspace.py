@@ -36,10 +36,8 @@ import pyoxigraph as ox
 from core.kg.edits import (
     EDIT_LOCK,
     LOG_NAME,
+    EditLog,
     KBEditor,
-    fold_log,
-    log_signature,
-    log_version,
     open_for_reading,
     store_version,
 )
@@ -91,6 +89,7 @@ class Workspace:
         self.root = Path(root) if root else self.default_root()
         self.kbs_dir = self.root / "kbs"
         self._open: dict[str, KnowledgeGraph] = {}
+        self._logs: dict[str, EditLog] = {}  # one reader of each KB's edit log (incremental)
         self.swept = self.sweep_staging()  # every process opens the workspace here
 
     @staticmethod
@@ -164,14 +163,15 @@ class Workspace:
         this or another process), so every question sees the current graph."""
         name = self.resolve(spec)
         kb_dir = self.kbs_dir / name
-        signature = log_signature(kb_dir)
+        log = self.edit_log(name)
+        signature = log.signature()
         kg = self._open.get(name)
         if kg is None or kg.log_signature != signature:
             kg = open_for_reading(kb_dir, name)
-            if store_version(kg.store) < log_version(kb_dir):  # a crash left the store behind
-                KBEditor(kb_dir, kg).recover()
+            if store_version(kg.store) < log.version():  # a crash left the store behind
+                KBEditor(kb_dir, kg, log).recover()
                 kg = open_for_reading(kb_dir, name)
-            fold_log(kg.index, kb_dir / LOG_NAME, kg.has_edge)
+            log.fold(kg.index, kg.has_edge)
             kg.log_signature = signature
             self._open[name] = kg
         return kg
@@ -179,7 +179,15 @@ class Workspace:
     def editor(self, spec: str | None = None) -> KBEditor:
         """The editor of a KB (edits, undo/redo, history) over its current read view."""
         name = self.resolve(spec)
-        return KBEditor(self.kbs_dir / name, self.kg(name))
+        return KBEditor(self.kbs_dir / name, self.kg(name), self.edit_log(name))
+
+    def edit_log(self, name: str) -> EditLog:
+        """The edit log of KB `name` (kept per workspace: later reads parse only what was
+        appended since)."""
+        log = self._logs.get(name)
+        if log is None:
+            log = self._logs[name] = EditLog(self.kbs_dir / name / LOG_NAME)
+        return log
 
     def import_file(
         self,

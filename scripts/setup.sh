@@ -36,7 +36,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install --quiet --find-links "$WHEELS" -e ".[test]"
   echo "$want" > "$stamp"
 fi
-# The local model file is assembled once into the workspace ($KNOWLOOP_HOME/models).
+# The local model file is assembled once into the user cache (~/.cache/knowloop/models).
 .venv/bin/python -m core model >/dev/null
 # With --with-browser (the test command): the browser test (tests/test_browser.py) drives
 # Debian's chromium through Playwright; the browsers `playwright install` would download cannot

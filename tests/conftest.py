@@ -16,6 +16,7 @@ naming the paths; at session end each is compared with its state right after it 
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import shutil
 import sys
@@ -73,15 +74,18 @@ def project_modules() -> dict[str, Path]:
 IN_A_SUBPROCESS = {"core.__main__": "test_cli.py's test_python_m_core_* run `python -m core`"}
 
 
+def modules_reached() -> set[str]:
+    """The project modules this process reached (imported, or a page executed)."""
+    return {
+        name
+        for name, path in project_modules().items()
+        if (str(path) in _EXECUTED if name.startswith("pages.") else name in sys.modules)
+    }
+
+
 def modules_not_reached() -> list[str]:
-    missing = []
-    for name, path in project_modules().items():
-        if name in IN_A_SUBPROCESS:
-            continue
-        reached = str(path) in _EXECUTED if name.startswith("pages.") else name in sys.modules
-        if not reached:
-            missing.append(name)
-    return missing
+    reached = modules_reached()
+    return [n for n in project_modules() if n not in IN_A_SUBPROCESS and n not in reached]
 
 
 def _is_whole_fast_loop(config: pytest.Config) -> bool:
@@ -114,6 +118,23 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         reporter.write_line(
             f"fast loop: all {len(project_modules())} modules of core/ and pages/ reached"
         )
+
+
+# -- Streamlit scans the installed packages once, not on every AppTest run ------------------
+@pytest.fixture(scope="session", autouse=True)
+def _streamlit_components_scanned_once() -> Iterator[None]:
+    """AppTest.run asks Streamlit to scan every installed distribution for v2 components
+    (≈ 0.4 s of metadata parsing per run); the packages do not change during a session, so
+    the first scan's result serves every run."""
+    from streamlit.components.v2 import manifest_scanner
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            manifest_scanner,
+            "scan_component_manifests",
+            functools.cache(manifest_scanner.scan_component_manifests),
+        )
+        yield
 
 
 # -- shared session workspaces are read-only: a check proves it ----------------------------

@@ -48,6 +48,7 @@ def test_page_renders_widgets(app: AppTest) -> None:
     assert not app.error
 
 
+@pytest.mark.slow
 def test_question_is_answered_with_steps(app: AppTest) -> None:
     at = ask(app, "who directed Black Snake Moan")
     assert not at.exception, at.exception
@@ -62,6 +63,7 @@ def test_question_is_answered_with_steps(app: AppTest) -> None:
     assert at.download_button[0].label == "Download trace (JSON)"
 
 
+@pytest.mark.slow
 def test_the_answer_card_leads_with_a_verified_status(app: AppTest) -> None:
     """(That the card sits above the steps is checked in the browser test.)"""
     at = ask(app, "who directed Black Snake Moan")
@@ -70,6 +72,7 @@ def test_the_answer_card_leads_with_a_verified_status(app: AppTest) -> None:
     assert any(label.startswith("1. Craig Brewer · score") for label in labels)
 
 
+@pytest.mark.slow
 def test_an_answer_the_judge_doubts_is_not_green(app: AppTest) -> None:
     at = app
     at.slider(key="max_steps").set_value(1)  # one hop of a two-hop question
@@ -79,6 +82,7 @@ def test_an_answer_the_judge_doubts_is_not_green(app: AppTest) -> None:
     assert "low confidence" in at.warning[0].value and "below R" in at.warning[0].value
 
 
+@pytest.mark.slow
 def test_a_fault_in_drawing_never_loses_the_run(
     app: AppTest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -96,6 +100,7 @@ def test_a_fault_in_drawing_never_loses_the_run(
     assert "Craig Brewer" in at.success[0].value
 
 
+@pytest.mark.slow
 def test_the_plan_says_why_it_was_chosen(app: AppTest) -> None:
     """Every planner signal, its weight and what it added, and the relation words matched."""
     at = ask(app, "who is the director of Black Snake Moan")
@@ -108,6 +113,7 @@ def test_the_plan_says_why_it_was_chosen(app: AppTest) -> None:
     assert "director → directed by" in texts(at)
 
 
+@pytest.mark.slow
 def test_trace_survives_a_rerun(app: AppTest) -> None:
     at = ask(app, "who directed Black Snake Moan").run()  # a plain rerun, e.g. a download click
     assert not at.exception, at.exception
@@ -142,6 +148,7 @@ def test_example_button_fills_the_box(app: AppTest) -> None:
 
 
 # -- the live view, LLM options, exports -----------------------------------------------------
+@pytest.mark.slow
 def test_run_draws_graph_reward_chart_and_totals(app: AppTest) -> None:
     at = ask(app, "what movies did [Keanu Reeves] act in")
     assert not at.exception, at.exception
@@ -154,12 +161,14 @@ def test_run_draws_graph_reward_chart_and_totals(app: AppTest) -> None:
     assert [m.label for m in at.metric][:5] == ["steps", "LLM calls", "tokens", "cost", "time"]
 
 
+@pytest.mark.slow
 def test_html_report_download_is_offered(app: AppTest) -> None:
     at = ask(app, "who directed [Black Snake Moan]")
     labels = [b.label for b in at.download_button]
     assert labels == ["Download trace (JSON)", "Download report (HTML)"]
 
 
+@pytest.mark.slow
 def test_bad_saved_settings_fall_back_to_defaults_with_a_warning(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

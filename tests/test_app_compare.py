@@ -45,6 +45,7 @@ def test_two_paradigms_side_by_side_with_gold(compare_page: AppTest) -> None:
     assert any("verified" in s.value for s in at.success)  # kg-only's card is green
 
 
+@pytest.mark.slow
 def test_empty_question_is_refused_before_anything_runs(compare_page: AppTest) -> None:
     at = compare_page
     at.text_input(key="cmp_question").input("   ")

@@ -122,6 +122,7 @@ def test_saving_an_added_triple_creates_history_entry_1(home: Path) -> None:
     assert list(history["id"]) == [1]
 
 
+@pytest.mark.slow
 def test_a_changed_row_removes_the_old_triple_and_adds_the_new(home: Path) -> None:
     at = search(open_editor(), "Erling Haaland")
     row = row_of(at, "plays position")
@@ -150,6 +151,7 @@ def diffs(at: AppTest) -> list[str]:
     return [c.value for c in at.code if c.language == "diff"]
 
 
+@pytest.mark.slow
 def test_unsaved_changes_are_one_diff_in_one_notation(home: Path) -> None:
     at = search(open_editor(), "Erling Haaland")
     assert not diffs(at)  # nothing edited yet
@@ -187,6 +189,7 @@ def test_pages_use_no_fullwidth_glyphs() -> None:
         assert not [c for c in text if 0xFF00 <= ord(c) <= 0xFFEF], page.name
 
 
+@pytest.mark.slow
 def test_save_needs_a_reason_and_a_confirmed_new_relation(home: Path) -> None:
     at = search(open_editor(), "Erling Haaland")
     row = {"subject": "Erling Haaland", "relation": "nicknamed", "object": "The Terminator"}
@@ -201,6 +204,7 @@ def test_save_needs_a_reason_and_a_confirmed_new_relation(home: Path) -> None:
     assert "Saved #1" in success(at)
 
 
+@pytest.mark.slow
 def test_a_stale_save_shows_the_conflict_and_reload_recovers(home: Path) -> None:
     at = search(open_editor(), "Erling Haaland")  # the table is loaded at version 0
     behind = Workspace(home).editor("football")  # another analyst, behind the page's back
@@ -219,6 +223,7 @@ def test_a_stale_save_shows_the_conflict_and_reload_recovers(home: Path) -> None
     assert "Saved #2" in success(at)
 
 
+@pytest.mark.slow
 def test_undo_and_redo_from_the_history(home: Path) -> None:
     at = search(open_editor(), "Erling Haaland")
     row = {"subject": "Erling Haaland", "relation": "plays for", "object": "Norway"}
@@ -269,6 +274,7 @@ def recorded_feedback(home: Path) -> tuple[int, int]:
     return run_id, proposal.id
 
 
+@pytest.mark.slow
 def test_a_pending_proposal_can_be_accepted_and_reasked(home: Path) -> None:
     run_id, proposal_id = recorded_feedback(home)
     at = open_editor()
@@ -295,6 +301,7 @@ def test_a_pending_proposal_can_be_accepted_and_reasked(home: Path) -> None:
     assert f"kge_accept_{proposal_id}" not in [b.key for b in at.button]
 
 
+@pytest.mark.slow
 def test_a_proposal_can_be_rejected(home: Path) -> None:
     _, proposal_id = recorded_feedback(home)
     at = open_editor()
@@ -305,6 +312,7 @@ def test_a_proposal_can_be_rejected(home: Path) -> None:
     assert len(Workspace(home).editor("football").history()) == 1  # only the planted edit
 
 
+@pytest.mark.slow
 def test_a_proposal_that_no_longer_applies_shows_a_readable_error(home: Path) -> None:
     _, proposal_id = recorded_feedback(home)
     Workspace(home).editor("football").undo(1, why="fixed by hand")

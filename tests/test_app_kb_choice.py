@@ -57,11 +57,13 @@ def test_the_choice_follows_the_user_to_every_page(home: Path) -> None:
     assert picked(go(at, "pages/ask.py")) == "tiny"
 
 
+@pytest.mark.slow
 def test_a_reload_keeps_the_choice_from_the_url(home: Path) -> None:
     assert picked(start({"kb": "tiny"})) == "tiny"
     assert picked(start({"kb": "no-such-kb"})) == "football"  # a stale link: the default
 
 
+@pytest.mark.slow
 def test_ask_answers_on_the_chosen_kb(home: Path) -> None:
     at = start()
     at.text_input(key="question").input("where was Ederson born")
@@ -71,6 +73,7 @@ def test_ask_answers_on_the_chosen_kb(home: Path) -> None:
     assert trace.answer_labels[:1] == ["Osasco"]
 
 
+@pytest.mark.slow
 def test_examples_belong_to_the_chosen_kb(home: Path, tmp_path: Path) -> None:
     at = start()
     captions = " ".join(c.value for c in at.caption)
@@ -90,6 +93,7 @@ def test_examples_belong_to_the_chosen_kb(home: Path, tmp_path: Path) -> None:
     assert examples == ["where was Ederson born"]
 
 
+@pytest.mark.slow
 def test_returning_to_ask_shows_the_run_with_its_question_and_paradigm(home: Path) -> None:
     at = start()
     at.text_input(key="question").input("where was Ederson born")

@@ -40,6 +40,7 @@ def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+@pytest.mark.slow
 def test_the_page_shows_what_was_learned(home: Path):
     at = run(AppTest.from_file(PAGE, default_timeout=60))
     assert at.title[0].value == "Knowledge"
@@ -92,6 +93,7 @@ def test_deleting_a_trajectory_takes_its_state_entries(home: Path):
     assert after["states"] == before["states"] - (len(chosen.path) + 1)
 
 
+@pytest.mark.slow
 def test_rated_runs_appear_as_trajectories(home: Path):
     engine = Engine(Workspace(home))
     trace = engine.ask(read_questions(FIXTURES / "lab_questions.tsv")[6].question, kb="lab")
@@ -134,6 +136,7 @@ def test_selecting_a_trajectory_shows_its_details(home: Path):
     assert at.button(key="kn_del_traj").label.startswith(f"Delete trajectory #{rejected.id}")
 
 
+@pytest.mark.slow
 def test_a_rated_run_without_an_answer_shows_the_hops_it_walked(home: Path):
     """A rejected run that walked three hops and found nothing: its path is not "(no hop)"."""
     kg = Engine(Workspace(home)).kg("lab")

@@ -85,6 +85,7 @@ def test_renders_with_defaults(knowloop_home: Path) -> None:
     assert not saved_file(knowloop_home).exists()  # opening the page writes nothing
 
 
+@pytest.mark.slow
 def test_save_writes_settings_and_a_new_session_shows_them(knowloop_home: Path) -> None:
     at = set_model(open_page(), "  ollama_chat/llama3.1 ")
     at.text_input(key="set_api_base").input("http://localhost:11434")
@@ -102,7 +103,7 @@ def test_save_writes_settings_and_a_new_session_shows_them(knowloop_home: Path) 
     assert data["api_base"] == "http://localhost:11434"
     assert data["threshold"] == pytest.approx(0.6)
     assert (data["judge"], data["planning"], data["beam"]) == ("consensus", True, 4)
-    assert app_settings.load().effective_model == "ollama_chat/llama3.1"
+    assert app_settings.load(home=knowloop_home).effective_model == "ollama_chat/llama3.1"
 
     fresh = open_page()
     assert fresh.text_input(key="set_model").value == "ollama_chat/llama3.1"
@@ -118,7 +119,7 @@ def test_a_refused_value_shows_the_reason_and_leaves_the_file(
 ) -> None:
     """The widgets' bounds match LoopSettings.validate, so no refused value can be typed;
     a stricter validate (as a later core version might have) stands in for one."""
-    app_settings.save(app_settings.AppSettings(width=3))
+    app_settings.save(app_settings.AppSettings(width=3), home=knowloop_home)
     before = saved_file(knowloop_home).read_bytes()
     strict = LoopSettings.validate
 
@@ -213,7 +214,7 @@ def test_the_llm_deadline_is_saved_and_a_hand_edited_one_is_bounded(knowloop_hom
     at = run(at)
     assert at.success and not at.error
     assert json.loads(saved_file(knowloop_home).read_text())["llm_deadline"] == 45.0
-    assert app_settings.load().loop_settings().llm.deadline_s == 45.0
+    assert app_settings.load(home=knowloop_home).loop_settings().llm.deadline_s == 45.0
     assert open_page().number_input(key="set_llm_deadline").value == pytest.approx(45.0)
 
     saved_file(knowloop_home).write_text(json.dumps({"llm_deadline": 99999}))

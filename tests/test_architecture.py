@@ -90,7 +90,9 @@ def test_no_import_circle() -> None:
 
     def visit(node: str, trail: list[str]) -> None:
         if node in trail:
-            raise AssertionError("import circle: " + " → ".join(trail[trail.index(node):] + [node]))
+            raise AssertionError(
+                "import circle: " + " → ".join(trail[trail.index(node) :] + [node])
+            )
         if node in done:
             return
         for nxt in sorted(graph[node]):
@@ -114,3 +116,15 @@ def test_the_state_has_no_string_keyed_notes() -> None:
 def test_pages_import_a_handful_of_core_modules(page: Path) -> None:
     used = {t for t, _ in core_imports(page, lazy=True)}
     assert len(used) <= PAGE_CORE_IMPORTS, sorted(used)
+
+
+def test_only_the_entry_points_choose_a_workspace() -> None:
+    """The workspace is passed down (Engine → the objects it hands out); no module below the
+    CLI falls back to $KNOWLOOP_HOME or ~/.knowloop (so none can write into a workspace it was
+    not given), and none writes $KNOWLOOP_HOME into the environment."""
+    choosers = {"core.workspace", "core.cli"}  # Workspace(None) and the --home help text
+    for module, path in CORE.items():
+        text = path.read_text(encoding="utf-8")
+        if module not in choosers:
+            assert "default_home" not in text and "KNOWLOOP_HOME" not in text, module
+        assert 'environ["KNOWLOOP_HOME"] =' not in text, module

@@ -178,6 +178,7 @@ def test_eval_writes_the_summary_json(capsys, metaqa_copy: Path, tmp_path: Path)
     assert "hits_at_1" in out
 
 
+@pytest.mark.slow
 def test_eval_strip_brackets(capsys, metaqa_copy: Path, tmp_path: Path) -> None:
     out_file = tmp_path / "summary.json"
     code, _, _ = run(
@@ -306,6 +307,7 @@ def test_python_m_core_help(knowloop_home: Path) -> None:
     assert not knowloop_home.exists()
 
 
+@pytest.mark.slow
 def test_python_m_core_ask_smoke(knowloop_home: Path, football_file: Path) -> None:
     done = _python_m_core(
         knowloop_home, "ask", "where was Erling Haaland born", "--kb", str(football_file)

@@ -215,6 +215,7 @@ def ask(capsys, home: Path, question: str = "Who coaches Arsenal?") -> tuple[int
     return run_id, out
 
 
+@pytest.mark.slow
 def test_feedback_accept_reask_runs(capsys, home: Path) -> None:
     plant_wrong_coach(capsys, home)
     run_id, out = ask(capsys, home)
@@ -437,6 +438,7 @@ def test_bad_input_exits_2_with_one_line_and_changes_nothing(capsys, home, tmp_p
     assert not (tmp_path / "out.csv").exists()
 
 
+@pytest.mark.slow
 def test_bad_feedback_and_undo_after_real_activity_change_nothing(capsys, home: Path) -> None:
     plant_wrong_coach(capsys, home)
     run_id, _ = ask(capsys, home)

@@ -18,16 +18,11 @@ from core.agents.cok import (
 )
 from core.analysis import analyse
 from core.engine import Engine
-from core.llm.client import LLMSettings, clear_cache
+from core.llm.client import LLMSettings
 from core.loop import LoopSettings
 from core.sources.tables import check_sql
 
 MODEL = "openai/gpt-4o-mini"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    clear_cache()
 
 
 _calls = itertools.count()
@@ -81,6 +76,7 @@ def test_filled_sql_passes_the_guard() -> None:
     assert "BETWEEN 1990 AND 1999" in fill_sql("movies", "t", "year", "between", (1990, 1999), [])
 
 
+@pytest.mark.slow
 def test_kg_and_table_progressive(metaqa_engine: Engine) -> None:
     trace = cok(metaqa_engine, "which movies starring Mila Kunis were released after 2008")
     assert set(trace.answer_labels) == {
@@ -112,6 +108,7 @@ def test_kg_and_table_progressive(metaqa_engine: Engine) -> None:
     assert top.evidence and any(p.source == "table:movies" for p in top.passages)
 
 
+@pytest.mark.slow
 def test_superlative_needs_progressive_correction(metaqa_engine: Engine) -> None:
     question = "which of the films directed by Steven Spielberg is the oldest"
     progressive = cok(metaqa_engine, question)
@@ -122,6 +119,7 @@ def test_superlative_needs_progressive_correction(metaqa_engine: Engine) -> None
     assert "WHERE TRUE" in sql.action.query
 
 
+@pytest.mark.slow
 def test_kg_and_documents(metaqa_engine: Engine) -> None:
     trace = cok(metaqa_engine, "which films directed by Stanley Kubrick are based on a novel")
     assert {"The Shining", "Lolita", "A Clockwork Orange"} <= set(trace.answer_labels)

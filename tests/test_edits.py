@@ -22,8 +22,8 @@ from core.kg.edits import (
     LOG_NAME,
     Edit,
     EditError,
+    EditLog,
     KBEditor,
-    fold_log,
     rdf_patch,
     store_version,
 )
@@ -428,8 +428,9 @@ def test_folding_the_whole_log_into_the_import_index_equals_a_rebuild(sequenced)
     assert index.kb_version == 0
     store = ox.Store.read_only(str(kb_dir / "store"))
     kg = KnowledgeGraph(KB, store, index)
-    assert fold_log(index, kb_dir / LOG_NAME, kg.has_edge) == 11
-    assert fold_log(index, kb_dir / LOG_NAME, kg.has_edge) == 0  # idempotent
+    log = EditLog(kb_dir / LOG_NAME)
+    assert log.fold(index, kg.has_edge) == 11
+    assert log.fold(index, kg.has_edge) == 0  # idempotent
     assert_index_equals_rebuild(kg, kb_dir)
 
 
@@ -487,6 +488,7 @@ def test_a_question_about_a_new_entity_is_answered_after_the_edit(ws):
     ]
 
 
+@pytest.mark.slow
 def test_metaqa_copy_sees_an_edit_immediately(metaqa_home: Path, tmp_path: Path):
     root = tmp_path / "metaqa-copy"
     shutil.copytree(metaqa_home, root)
@@ -570,6 +572,7 @@ def test_export_to_an_unknown_extension_is_refused(ws, tmp_path, name):
     [b'{"id":2,"kb":"foot', b"\x00\x00\x00", None],
     ids=["half-json", "nul-bytes", "whole-entry-without-newline"],
 )
+@pytest.mark.slow
 def test_a_torn_last_line_is_ignored_and_repaired_on_the_next_write(ws, base, garbage):
     first = ws.editor(KB).edit(add=["Erling Haaland|plays_for|Arsenal"], why="w")
     log = ws.kbs_dir / KB / LOG_NAME

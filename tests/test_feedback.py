@@ -84,6 +84,7 @@ def give_bad_feedback(loop: FeedbackLoop, run_id: int, **overrides):
 # -- the whole loop ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_wrong_answer_is_fixed_through_feedback_and_reasked(loop: FeedbackLoop) -> None:
     trace = loop.engine.ask(QUESTION, kb=KB)
     assert trace.answer_labels == ["Arne Slot"]  # the planted error shows
@@ -183,6 +184,7 @@ def test_a_proposal_the_kg_refuses_stays_pending_and_changes_nothing(loop: Feedb
     assert loop.runs.proposal(new_rel.id).edit_id == edit.id
 
 
+@pytest.mark.slow
 def test_affected_finds_only_runs_that_used_what_changed(loop: FeedbackLoop) -> None:
     coach_run = ask_and_record(loop)
     birth_run = ask_and_record(loop, "Where was Pep Guardiola born?")

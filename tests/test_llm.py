@@ -22,7 +22,6 @@ from core.llm.client import (
     BudgetExhausted,
     LLMFault,
     LLMSettings,
-    clear_cache,
     get_litellm,
     parse_option_scores,
 )
@@ -35,11 +34,6 @@ def make(mock, **kw) -> LLM:
     llm = LLM(LLMSettings(model="openai/gpt-4o-mini", mock_response=mock, **kw), sleep=waits.append)
     llm.waits = waits  # type: ignore[attr-defined]
     return llm
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    clear_cache()
 
 
 def test_complete_records_model_tokens_cost_and_latency() -> None:
@@ -299,6 +293,7 @@ def silent_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[_SilentServer]:
     server.close()
 
 
+@pytest.mark.slow
 def test_a_server_that_never_answers_costs_the_deadline_not_every_timeout(
     silent_server: _SilentServer,
 ) -> None:
@@ -318,6 +313,7 @@ def test_a_server_that_never_answers_costs_the_deadline_not_every_timeout(
     assert "Timeout" in call.error
 
 
+@pytest.mark.slow
 def test_the_run_stops_cleanly_at_the_deadline_and_the_trace_says_why(
     football_engine: Engine, silent_server: _SilentServer
 ) -> None:
@@ -333,6 +329,7 @@ def test_the_run_stops_cleanly_at_the_deadline_and_the_trace_says_why(
     assert "Timeout" in trace.llm_calls[0].error
 
 
+@pytest.mark.slow
 def test_slow_calls_stop_at_the_deadline(football_engine: Engine) -> None:
     """Five 1 s calls (mocked: a call in flight cannot be cut short) and a 1.5 s deadline:
     the third call is never started."""
@@ -428,9 +425,11 @@ def test_the_cli_refuses_a_deadline_that_is_not_positive(
 
 def test_the_app_setting_reaches_the_llm_and_is_bounded(knowloop_home: Path) -> None:
     saved = app_settings.AppSettings(llm_deadline=45.0)
-    app_settings.save(saved)
-    assert app_settings.load().loop_settings().llm.deadline_s == 45.0
+    app_settings.save(saved, home=knowloop_home)
+    assert app_settings.load(home=knowloop_home).loop_settings().llm.deadline_s == 45.0
     for bad in (0.0, 0.5, 3601.0, "soon"):
         with pytest.raises(ValueError, match="deadline"):
-            app_settings.save(app_settings.AppSettings(llm_deadline=bad))  # type: ignore[arg-type]
-    assert app_settings.load().llm_deadline == 45.0  # a refused value leaves the file
+            app_settings.save(app_settings.AppSettings(llm_deadline=bad), home=knowloop_home)  # type: ignore[arg-type]
+    assert (
+        app_settings.load(home=knowloop_home).llm_deadline == 45.0
+    )  # a refused value leaves the file

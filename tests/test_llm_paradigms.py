@@ -11,17 +11,12 @@ import pytest
 
 from core.engine import Engine
 from core.judges import LLMJudge
-from core.llm.client import LLM, LLMSettings, clear_cache
+from core.llm.client import LLM, LLMSettings
 from core.loop import LoopSettings, State, run_to_trace
 from core.paradigms import compose
 from core.trace import Step, Trace
 
 MODEL = "openai/gpt-4o-mini"  # any litellm name: every reply below is mocked
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    clear_cache()
 
 
 def settings(mock, **kw) -> LoopSettings:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.engine import Engine
-from core.llm.client import LLM, LLMSettings, clear_cache
+from core.llm.client import LLM, LLMSettings
 from core.llm.local import LOCAL_MODEL, model_path, status
 from core.loop import LoopSettings
 
@@ -15,7 +15,6 @@ pytestmark = pytest.mark.slow  # the fast loop (`pytest -m 'not slow'`) leaves i
 
 @pytest.fixture(scope="module")
 def llm(tmp_path_factory) -> LLM:
-    clear_cache()
     return LLM(LLMSettings(model=LOCAL_MODEL))
 
 

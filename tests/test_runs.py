@@ -345,6 +345,7 @@ def hold_lock(path: Path, seconds: float) -> subprocess.Popen[str]:
     return proc
 
 
+@pytest.mark.slow
 def test_busy_store_retries_then_raises_store_busy(tmp_path: Path) -> None:
     store = RunStore(tmp_path, busy_timeout_s=0.5)
     run = store.save(make_trace())
@@ -364,6 +365,7 @@ def test_busy_store_retries_then_raises_store_busy(tmp_path: Path) -> None:
     assert len(store.feedback_for(run)) == 1
 
 
+@pytest.mark.slow
 def test_busy_store_succeeds_once_the_other_process_lets_go(tmp_path: Path) -> None:
     store = RunStore(tmp_path, busy_timeout_s=5.0)
     run = store.save(make_trace())

@@ -20,7 +20,7 @@ import pytest
 
 from core import app_settings, secrets
 from core.cli import format_trace, main
-from core.llm.client import LLM, LLMFault, LLMSettings, clear_cache, get_litellm
+from core.llm.client import LLM, LLMFault, LLMSettings, get_litellm
 from core.report import report_html
 from core.runs import DB_NAME, RunStore
 from core.secrets import REDACTED, register_secret, scrub, scrub_obj
@@ -47,7 +47,6 @@ def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]
     for name in (*KEYS, "OPENAI_API_BASE", "KNOWLOOP_MODEL", "KNOWLOOP_API_BASE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
-    clear_cache()
     secrets.forget_secrets()
     yield
     secrets.forget_secrets()
@@ -285,6 +284,7 @@ def echoing_provider() -> Iterator[str]:
     server.server_close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["OPENAI_API_KEY", "MYPROVIDER_TOKEN", "CUSTOM_LLM_SECRET"])
 def test_cli_json_output_and_the_stored_run_never_hold_the_key(
     capsys: pytest.CaptureFixture[str],

@@ -214,6 +214,7 @@ def _stopped(kg, query: str, **kwargs) -> tuple[str, float]:
     [PRODUCT, "SELECT DISTINCT ?o WHERE { ?s (!<urn:x>|^!<urn:x>)+ ?o }"],
     ids=["nested-product", "path-closure"],
 )
+@pytest.mark.slow
 def test_a_runaway_query_is_stopped_at_its_time_limit(metaqa_kg, query: str) -> None:
     message, elapsed = _stopped(metaqa_kg, query, timeout_s=1.5)
     assert message == "time limit: the query ran longer than 1.5 s and was stopped"
@@ -221,6 +222,7 @@ def test_a_runaway_query_is_stopped_at_its_time_limit(metaqa_kg, query: str) -> 
     assert metaqa_kg.sparql("ASK { ?s ?p ?o }").rows == [["true"]]  # a fresh worker answers
 
 
+@pytest.mark.slow
 def test_a_query_that_grows_is_stopped_at_the_memory_cap(metaqa_kg) -> None:
     sort = "SELECT * WHERE { { ?a ?b ?c } { ?x ?y ?z } } ORDER BY ?a ?x"
     message, elapsed = _stopped(metaqa_kg, sort, timeout_s=60, memory_mb=300)
@@ -237,6 +239,7 @@ def test_the_worker_answers_like_the_store(metaqa_kg) -> None:
     assert metaqa_kg.sparql(construct, max_rows=2).truncated
 
 
+@pytest.mark.slow
 def test_a_killed_caller_leaves_no_worker_behind(metaqa_kg) -> None:
     """The worker dies with its parent (PR_SET_PDEATHSIG): kill -9 the caller mid-query."""
     script = (
@@ -297,6 +300,7 @@ def test_the_corpus_refusals_say_why(metaqa_kg, query: str, fragment: str) -> No
     assert fragment in message and "\n" not in message
 
 
+@pytest.mark.slow
 def test_a_query_nobody_waits_for_any_more_is_stopped(metaqa_kg) -> None:
     """The app passes a check that turns False when the browser session closes."""
     t0 = time.monotonic()

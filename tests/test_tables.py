@@ -19,29 +19,45 @@ from core.sources.tables import (
 )
 from tests.hostile_corpus import SQL as SQL_CORPUS
 
+MOVIES_CSV = "title,year,rating\nAlpha,1999,7.5\nBeta,2005,6.1\nGamma,2012,8.3\n"
+
 
 @pytest.fixture
 def movies(tmp_path: Path, knowloop_home: Path) -> Path:
+    """A workspace with one small table, for tests that change it."""
     csv = tmp_path / "movies.csv"
-    csv.write_text("title,year,rating\nAlpha,1999,7.5\nBeta,2005,6.1\nGamma,2012,8.3\n")
-    import_table(csv)
+    csv.write_text(MOVIES_CSV)
+    import_table(csv, home=knowloop_home)
     return knowloop_home
 
 
+@pytest.fixture(scope="module")
+def unchanged_movies(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same workspace shared by the tests that prove a refusal changes nothing (each
+    compares the database file's bytes before and after)."""
+    home = tmp_path_factory.mktemp("movies-home")
+    csv = home.parent / f"{home.name}.csv"
+    csv.write_text(MOVIES_CSV)
+    import_table(csv, "movies", home=home)
+    return home
+
+
 def test_import_shows_schema_and_row_count(movies: Path) -> None:
-    info = describe("movies")
+    info = describe("movies", home=movies)
     assert info.rows == 3
     assert info.columns == [("title", "VARCHAR"), ("year", "BIGINT"), ("rating", "DOUBLE")]
-    assert [t.name for t in list_tables()] == ["movies"]
+    assert [t.name for t in list_tables(home=movies)] == ["movies"]
 
 
 def test_a_select_runs(movies: Path) -> None:
-    result = run_sql("SELECT title FROM movies WHERE year > 2000 AND rating > 7 ORDER BY year")
+    result = run_sql(
+        "SELECT title FROM movies WHERE year > 2000 AND rating > 7 ORDER BY year", home=movies
+    )
     assert result.columns == ["title"] and result.rows == [("Gamma",)]
 
 
 def test_row_cap(movies: Path) -> None:
-    result = run_sql("SELECT * FROM movies", max_rows=2)
+    result = run_sql("SELECT * FROM movies", max_rows=2, home=movies)
     assert len(result.rows) == 2 and result.truncated
 
 
@@ -51,7 +67,9 @@ def test_time_cap_stops_a_runaway_query(movies: Path) -> None:
         "JOIN movies c ON c.year <= a.year + 100000 JOIN movies d ON d.rating < a.rating + 99 "
         "WHERE a.title || b.title || c.title || d.title LIKE '%z%'"
     )
-    result = run_sql(sql, timeout_s=5)  # tiny table: finishes; the cap is exercised below
+    result = run_sql(
+        sql, timeout_s=5, home=movies
+    )  # tiny table: finishes; the cap is exercised below
     assert result.rows == [(0,)]
 
 
@@ -59,14 +77,14 @@ def test_bad_files_are_refused_and_change_nothing(tmp_path: Path, movies: Path) 
     bad = tmp_path / "bad.csv"
     bad.write_bytes(b"\x00\x01\x02binary")
     with pytest.raises(ValueError):
-        import_table(bad, name="movies", replace=True)
-    assert describe("movies").rows == 3
+        import_table(bad, name="movies", replace=True, home=movies)
+    assert describe("movies", home=movies).rows == 3
     with pytest.raises(ValueError, match="exists"):
-        import_table(tmp_path / "movies.csv", name="movies")
+        import_table(tmp_path / "movies.csv", name="movies", home=movies)
     with pytest.raises(ValueError, match="letters, digits"):
-        import_table(tmp_path / "movies.csv", name="drop table;")
+        import_table(tmp_path / "movies.csv", name="drop table;", home=movies)
     with pytest.raises(ValueError, match=".csv, .tsv or .parquet"):
-        import_table(Path(__file__))
+        import_table(Path(__file__), home=movies)
 
 
 HOSTILE = [
@@ -111,14 +129,15 @@ HOSTILE = [
 
 @pytest.mark.parametrize(("sql", "reason"), HOSTILE)
 def test_hostile_queries_are_refused_and_change_nothing(
-    movies: Path, sql: str, reason: str, tmp_path: Path
+    unchanged_movies: Path, sql: str, reason: str
 ) -> None:
+    movies = unchanged_movies
     before = Path(movies / "sources.duckdb").read_bytes()
     with pytest.raises(SQLRefused, match=reason):
-        run_sql(sql)
+        run_sql(sql, home=movies)
     assert Path(movies / "sources.duckdb").read_bytes() == before
     assert not Path("/tmp/out.csv").exists() and not Path("/tmp/other.db").exists()
-    assert describe("movies").rows == 3
+    assert describe("movies", home=movies).rows == 3
 
 
 def test_the_connection_itself_is_sandboxed(movies: Path) -> None:
@@ -127,7 +146,7 @@ def test_the_connection_itself_is_sandboxed(movies: Path) -> None:
 
     from core.sources.tables import SAFE_CONFIG, sources_path
 
-    con = duckdb.connect(str(sources_path()), read_only=True, config=dict(SAFE_CONFIG))
+    con = duckdb.connect(str(sources_path(home=movies)), read_only=True, config=dict(SAFE_CONFIG))
     for sql in (
         "SELECT * FROM read_csv('/etc/passwd')",
         "SET enable_external_access = true",
@@ -142,7 +161,7 @@ def test_the_connection_itself_is_sandboxed(movies: Path) -> None:
 
 def test_no_tables_yet_is_a_clear_message(knowloop_home: Path) -> None:
     with pytest.raises(SQLRefused, match="no table sources yet"):
-        run_sql("SELECT 1")
+        run_sql("SELECT 1", home=knowloop_home)
 
 
 # -- files DuckDB would load wrongly without a word (issue 14, part 8) ---------------------
@@ -177,17 +196,18 @@ REFUSED_CSV = [
 
 @pytest.mark.parametrize(("content", "reason"), REFUSED_CSV)
 def test_empty_ragged_and_one_column_csv_are_refused(
-    tmp_path: Path, movies: Path, content: bytes, reason: str
+    tmp_path: Path, unchanged_movies: Path, content: bytes, reason: str
 ) -> None:
+    movies = unchanged_movies
     bad = tmp_path / "bad.csv"
     bad.write_bytes(content)
     before = (movies / "sources.duckdb").read_bytes()
     with pytest.raises(ValueError, match=reason):
-        import_table(bad)
+        import_table(bad, home=movies)
     with pytest.raises(ValueError, match=reason):
-        import_table(bad, name="movies", replace=True)
-    assert [t.name for t in list_tables()] == ["movies"]
-    assert describe("movies").rows == 3
+        import_table(bad, name="movies", replace=True, home=movies)
+    assert [t.name for t in list_tables(home=movies)] == ["movies"]
+    assert describe("movies", home=movies).rows == 3
     assert (movies / "sources.duckdb").read_bytes() == before
 
 
@@ -197,8 +217,8 @@ def test_a_ragged_row_past_the_sniffers_sample_names_its_line(tmp_path: Path, mo
     bad = tmp_path / "late.csv"
     bad.write_text("a,b,c\n" + "\n".join(rows) + "\n")
     with pytest.raises(ValueError, match="line 25002 has 2 fields, expected 3; nothing imported"):
-        import_table(bad)
-    assert [t.name for t in list_tables()] == ["movies"]
+        import_table(bad, home=movies)
+    assert [t.name for t in list_tables(home=movies)] == ["movies"]
 
 
 def test_parquet_is_unaffected(tmp_path: Path, movies: Path) -> None:
@@ -207,7 +227,7 @@ def test_parquet_is_unaffected(tmp_path: Path, movies: Path) -> None:
     out = tmp_path / "words.parquet"
     with duckdb.connect() as con:  # one text column: refused from a CSV, fine from Parquet
         con.execute(f"COPY (SELECT 'w' || range AS word FROM range(5)) TO '{out}' (FORMAT parquet)")
-    info = import_table(out)
+    info = import_table(out, home=movies)
     assert (info.name, info.rows, info.columns) == ("words", 5, [("word", "VARCHAR")])
 
 
@@ -219,45 +239,51 @@ def test_empty_name_is_refused(tmp_path: Path, movies: Path, command: str, capsy
     source.write_text("title,year\nDelta,2020\n" if command == "table" else "A note.\n")
     assert main([command, str(source), "--name", ""]) == 2
     assert "knowloop: error: the name must not be empty" in capsys.readouterr().err
-    assert [t.name for t in list_tables()] == ["movies"]
+    assert [t.name for t in list_tables(home=movies)] == ["movies"]
     if command == "table":
         with pytest.raises(ValueError, match="the name must not be empty"):
-            import_table(source, name="")
+            import_table(source, name="", home=movies)
 
 
 # -- hard limits: the query runs in a worker that is killed at the limit --------------------
 
 
-@pytest.fixture
-def big(tmp_path: Path, knowloop_home: Path) -> Path:
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 30,000-row table shared by the tests below: each one only reads or is refused."""
     from tests.hostile_corpus import write_table
 
-    import_table(write_table(tmp_path / "t.csv", rows=30_000))
-    return knowloop_home
+    home = tmp_path_factory.mktemp("big-home")
+    import_table(write_table(home.parent / f"{home.name}.csv", rows=30_000), "t", home=home)
+    return home
 
 
 def test_scalar_work_is_stopped_at_the_memory_cap(big: Path) -> None:
     """DuckDB's interrupt is not checked inside range(): the worker's cap stops it."""
     t0 = time.monotonic()
     with pytest.raises(SQLRefused, match=r"^memory limit: the query needed more than 1,024 MB"):
-        run_sql("SELECT len(range(500000000)) AS n", timeout_s=5)
+        run_sql("SELECT len(range(500000000)) AS n", timeout_s=5, home=big)
     assert time.monotonic() - t0 < 6
-    assert run_sql("SELECT count(*) FROM t").rows == [(30_000,)]  # a fresh worker answers
+    assert run_sql("SELECT count(*) FROM t", home=big).rows == [(30_000,)]  # a fresh worker answers
 
 
+@pytest.mark.slow
 def test_a_runaway_join_is_stopped_at_its_time_limit(big: Path) -> None:
     t0 = time.monotonic()
     with pytest.raises(SQLRefused) as info:
         # three tables: two (9e8 pairs) are counted within 1.5 s on a fast machine
-        run_sql("SELECT count(*) FROM t a JOIN t b ON a.x <> b.x JOIN t c ON b.x <> c.x",
-                timeout_s=1.5)
+        run_sql(
+            "SELECT count(*) FROM t a JOIN t b ON a.x <> b.x JOIN t c ON b.x <> c.x",
+            timeout_s=1.5,
+            home=big,
+        )
     assert str(info.value) == "time limit: the query ran longer than 1.5 s and was stopped"
     assert time.monotonic() - t0 < 2.5
 
 
 def test_settings_are_not_readable(big: Path) -> None:
     with pytest.raises(SQLRefused, match="settings; not allowed"):
-        run_sql("SELECT current_setting('temp_directory')")
+        run_sql("SELECT current_setting('temp_directory')", home=big)
 
 
 @pytest.mark.parametrize(
@@ -266,9 +292,9 @@ def test_settings_are_not_readable(big: Path) -> None:
 )
 def test_the_corpus_refusals_say_why(big: Path, sql: str, fragment: str) -> None:
     """The refused half of the hostile corpus (the runaway half: benchmarks/bench_hostile.py)."""
-    before = sources_path().read_bytes()
+    before = sources_path(home=big).read_bytes()
     with pytest.raises(SQLRefused, match=re.escape(fragment)):
-        run_sql(sql)
-    assert sources_path().read_bytes() == before
+        run_sql(sql, home=big)
+    assert sources_path(home=big).read_bytes() == before
     assert not Path("/tmp/knowloop-out.csv").exists()
     assert not Path("/tmp/knowloop-other.db").exists()

@@ -81,6 +81,7 @@ def test_index_searches_only_the_same_previous_action_and_matches_the_exact_scan
     assert index.search("hop:in:unknown", q, 5) == []
 
 
+@pytest.mark.slow
 def test_large_partitions_use_ivf_with_high_recall():
     rng = np.random.default_rng(2)
     centres = rng.standard_normal((40, DIM)).astype(np.float32)
@@ -188,6 +189,7 @@ def test_p_know_counts_neighbours_and_gamma_one_is_the_agent_alone(lab: Engine):
 
 
 # -- learning end to end ------------------------------------------------------------------------
+@pytest.mark.slow
 def test_learn_labels_trajectories_mines_paths_and_steers_later_runs(lab: Engine, tmp_path):
     questions = read_questions(QUESTIONS)
     learn_set, held_out = questions[:4], questions[4:]
@@ -218,6 +220,7 @@ def test_learn_labels_trajectories_mines_paths_and_steers_later_runs(lab: Engine
     assert all("wkm" not in s.action.details for s in again.steps)  # γ = 1: the agent alone
 
 
+@pytest.mark.slow
 def test_gamma_one_runs_exactly_as_without_knowledge(lab: Engine):
     question = read_questions(QUESTIONS)[5].question
     plain = lab.ask(question, kb="lab", settings=LoopSettings(gamma=1.0))
@@ -246,6 +249,7 @@ def test_task_knowledge_by_rules_and_by_an_llm(lab: Engine):
     assert task_entry(kg, q, "", chosen, rejected, LoopSettings(llm=broken)).method == "rules"
 
 
+@pytest.mark.slow
 def test_llmxkg_is_steered_by_knowledge_learned_with_kg_only(lab: Engine):
     questions = read_questions(QUESTIONS)
     learn(lab, questions[:4], kb="lab", paradigm="kg-only")
@@ -276,6 +280,7 @@ def test_rated_runs_become_trajectories_once_and_follow_the_latest_rating(lab: E
     assert remember_rated(root, kg) == 0  # an analyst's deletion is not undone by a sync
 
 
+@pytest.mark.slow
 def test_cli_learn_then_eval(lab: Engine, capsys, tmp_path: Path):
     home = str(lab.workspace.root)
     out = tmp_path / "learn.json"
@@ -299,6 +304,7 @@ def test_step_quality_counts_invalid_and_useless_steps(lab: Engine):
         assert useless < steps  # the step that reached the answer is on its path
 
 
+@pytest.mark.slow
 def test_auto_gamma_trusts_the_agent_as_far_as_it_was_right(lab: Engine):
     empty = Knowledge.build([], [], {})
     assert empty.auto_gamma("kg-only") == 0.5  # nothing learned: the seed's middle

@@ -48,6 +48,7 @@ def test_first_use_seeds_the_bundled_kb(metaqa_home: Path) -> None:
     assert (metaqa_home / "kbs" / "metaqa" / "index.pickle").is_file()
 
 
+@pytest.mark.slow
 def test_second_workspace_reuses_the_kb_without_reimport(metaqa_home: Path, tree_snapshot) -> None:
     before_meta = meta(metaqa_home, "metaqa")
     before = tree_snapshot(metaqa_home / "kbs")

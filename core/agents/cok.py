@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from core.agents.llm_agents import CoTAgent, decide, rule_prior
 from core.agents.querygen import generate_query
@@ -72,7 +73,7 @@ def progress_of(state: State) -> CoKProgress | None:
 class CoKAgent:
     name = "cok"
 
-    def __init__(self, kg: KnowledgeGraph, llm: LLM, settings: LoopSettings, home=None):
+    def __init__(self, kg: KnowledgeGraph, llm: LLM, settings: LoopSettings, home: Path):
         self.kg, self.llm, self.settings, self.home = kg, llm, settings, home
         self.prep = CoTAgent(llm, samples=max(1, settings.samples))
         # the KG rationale plans relation paths and entity constraints; each comparison of the

@@ -99,24 +99,23 @@ class Edit:
 class KBEditor:
     """Edits one KB of a workspace. Use `batch()` to keep the store open over many edits."""
 
-    def __init__(self, kb_dir: Path, kg: KnowledgeGraph):
+    def __init__(self, kb_dir: Path, kg: KnowledgeGraph, log: EditLog | None = None):
         self.kb_dir = Path(kb_dir)
         self.kg = kg  # read view, used to resolve names and check what exists
         self.name = kg.name
-        self.log_path = self.kb_dir / LOG_NAME
+        self.log = log or EditLog(self.kb_dir / LOG_NAME)
         self._store: ox.Store | None = None
         self._batch = False
 
     # -- reading ----------------------------------------------------------------------------
     def history(self) -> list[Edit]:
         """Every acknowledged entry, oldest first."""
-        return [Edit.from_dict(d) for d in _read_log(self.log_path)]
+        return self.log.edits()
 
     @property
     def version(self) -> int:
         """The KB version: the id of the last acknowledged edit (0 before any edit)."""
-        entries = _read_log(self.log_path)
-        return entries[-1]["id"] if entries else 0
+        return self.log.version()
 
     def entry(self, edit_id: int) -> Edit:
         for edit in self.history():
@@ -342,7 +341,7 @@ class KBEditor:
     ) -> Edit:
         """Checks, then the log line (the acknowledgement point), then the store."""
         self._recover(store)
-        entries = [Edit.from_dict(d) for d in _read_log(self.log_path)]
+        entries = self.log.edits()
         version = entries[-1].id if entries else 0
         if base_version is not None and base_version != version:
             self._check_conflict(entries, base_version, added + removed)
@@ -366,7 +365,7 @@ class KBEditor:
             feedback_id=feedback_id,
             base_version=base_version,
         )
-        _append(self.log_path, edit.to_json())
+        self.log.append(edit)
         _apply(store, edit)
         return edit
 
@@ -427,7 +426,7 @@ class KBEditor:
             index = load_index(index_path)
             if index.version != INDEX_VERSION:
                 index = rebuild_index(store)
-            fold_log(index, self.log_path, partial(store_has_edge, store))
+            self.log.fold(index, partial(store_has_edge, store))
         save_index(index, index_path)
         self._close_store()
 
@@ -443,9 +442,7 @@ class KBEditor:
     def _recover(self, store: ox.Store) -> int:
         """Re-apply log entries the store has not seen (a crash between log and store)."""
         applied = store_version(store)
-        pending = [
-            Edit.from_dict(d) for d in _read_log(self.log_path, repair=True) if d["id"] > applied
-        ]
+        pending = [Edit.from_dict(d) for d in self.log.entries(repair=True) if d["id"] > applied]
         for edit in pending:
             _apply(store, edit)
         return len(pending)
@@ -511,74 +508,80 @@ def open_for_reading(kb_dir: Path, name: str, attempts: int = 6) -> KnowledgeGra
     raise AssertionError("unreachable")
 
 
-def log_signature(kb_dir: Path) -> tuple[int, int] | None:
-    """Changes whenever an entry is appended: readers compare it to know when to reopen."""
-    try:
-        st = (Path(kb_dir) / LOG_NAME).stat()
-    except FileNotFoundError:
-        return None
-    return (st.st_size, st.st_mtime_ns)
+class EditLog:
+    """The append-only edit log of one KB (`edits.jsonl`): the acknowledgement point of every
+    edit. Reads are incremental: only bytes appended since the last read are parsed, so an
+    edit costs the same with 10 or 10,000 entries. One object per KB of a workspace
+    (`Workspace.edit_log`), so what it remembers lives and dies with that workspace."""
 
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        # (inode, bytes parsed, size seen, entries): what the last read already parsed
+        self._seen: tuple[int, int, int, list[dict]] | None = None
 
-def log_version(kb_dir: Path) -> int:
-    entries = _read_log(Path(kb_dir) / LOG_NAME)
-    return entries[-1]["id"] if entries else 0
+    def signature(self) -> tuple[int, int] | None:
+        """Changes whenever an entry is appended: readers compare it to know when to reopen."""
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return None
+        return (st.st_size, st.st_mtime_ns)
 
+    def version(self) -> int:
+        """The id of the last acknowledged entry (0 before any edit)."""
+        entries = self.entries()
+        return entries[-1]["id"] if entries else 0
 
-def fold_log(index: KGIndex, log_path: Path, has_edge) -> int:
-    """Apply the log entries newer than the index to it; returns how many."""
-    n = 0
-    for data in _read_log(log_path):
-        if data["id"] > index.kb_version:
-            edit = Edit.from_dict(data)
-            index.apply(edit.added, edit.removed, has_edge)
-            index.kb_version = edit.id
-            n += 1
-    return n
+    def edits(self) -> list[Edit]:
+        return [Edit.from_dict(d) for d in self.entries()]
 
+    def entries(self, repair: bool = False) -> list[dict]:
+        """Entries of the log; a torn last line (crash while appending) is ignored, or cut off
+        when `repair` (only under the write lock)."""
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return []
+        inode, end, size, entries = self._seen or (st.st_ino, 0, 0, [])
+        if inode != st.st_ino or st.st_size < end:  # replaced or truncated: read it all again
+            end, entries = 0, []
+        if st.st_size != size or end == 0:
+            with open(self.path, "rb") as fh:
+                fh.seek(end)
+                tail = fh.read()
+            entries = list(entries)  # a reader in another thread keeps the list it was given
+            for line in tail.splitlines(keepends=True):
+                if not line.endswith(b"\n"):
+                    break
+                try:
+                    entries.append(json.loads(line))
+                except json.JSONDecodeError:
+                    break
+                end += len(line)
+            self._seen = (st.st_ino, end, st.st_size, entries)
+        if repair and end < st.st_size:
+            with open(self.path, "r+b") as fh:
+                fh.truncate(end)
+                os.fsync(fh.fileno())
+            self._seen = (st.st_ino, end, end, entries)
+        return entries
 
-_LOG_CACHE: dict[str, tuple[int, int, int, list[dict]]] = {}  # path -> (inode, end, size, entries)
-
-
-def _read_log(path: Path, repair: bool = False) -> list[dict]:
-    """Entries of the log; a torn last line (crash while appending) is ignored, or cut off
-    when `repair` (only under the write lock). Only bytes appended since the last read are
-    parsed, so an edit costs the same with 10 or 10,000 entries in the log."""
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        return []
-    key = str(path)
-    inode, end, size, entries = _LOG_CACHE.get(key, (st.st_ino, 0, 0, []))
-    if inode != st.st_ino or st.st_size < end:  # replaced or truncated: read it all again
-        end, entries = 0, []
-    if st.st_size != size or end == 0:
-        with open(path, "rb") as fh:
-            fh.seek(end)
-            tail = fh.read()
-        entries = list(entries)
-        for line in tail.splitlines(keepends=True):
-            if not line.endswith(b"\n"):
-                break
-            try:
-                entries.append(json.loads(line))
-            except json.JSONDecodeError:
-                break
-            end += len(line)
-        _LOG_CACHE[key] = (st.st_ino, end, st.st_size, entries)
-    if repair and end < st.st_size:
-        with open(path, "r+b") as fh:
-            fh.truncate(end)
+    def append(self, edit: Edit) -> None:
+        with open(self.path, "ab") as fh:
+            fh.write(edit.to_json().encode("utf-8") + b"\n")
+            fh.flush()
             os.fsync(fh.fileno())
-        _LOG_CACHE[key] = (st.st_ino, end, end, entries)
-    return entries
 
-
-def _append(path: Path, line: str) -> None:
-    with open(path, "ab") as fh:
-        fh.write(line.encode("utf-8") + b"\n")
-        fh.flush()
-        os.fsync(fh.fileno())
+    def fold(self, index: KGIndex, has_edge) -> int:
+        """Apply the entries newer than the index to it; returns how many."""
+        n = 0
+        for data in self.entries():
+            if data["id"] > index.kb_version:
+                edit = Edit.from_dict(data)
+                index.apply(edit.added, edit.removed, has_edge)
+                index.kb_version = edit.id
+                n += 1
+        return n
 
 
 # -- store ----------------------------------------------------------------------------------

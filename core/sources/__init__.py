@@ -27,13 +27,13 @@ __all__ = [
 _lock = threading.Lock()
 
 
-def ensure_bundled(home: Path | None = None) -> None:
+def ensure_bundled(home: Path) -> None:
     """Import the bundled table and documents once (seconds) into a workspace that holds the
     bundled KB (they describe its films) and lacks them."""
     from core.locks import file_lock
-    from core.workspace import DEFAULT_KB, bundled_kb_dir, default_home
+    from core.workspace import DEFAULT_KB, bundled_kb_dir
 
-    root = Path(home or default_home())
+    root = Path(home)
     if not (root / "kbs" / DEFAULT_KB).is_dir():
         return
     data = bundled_kb_dir()
@@ -42,10 +42,10 @@ def ensure_bundled(home: Path | None = None) -> None:
         with file_lock(root / ".sources.lock"):
             table = data / "movies.csv"
             if table.is_file() and "movies" not in {t.name for t in list_tables(root)}:
-                import_table(table, "movies", root)
+                import_table(table, "movies", home=root)
             docs = data / "docs" / "movie_leads.jsonl"
             if docs.is_file() and "movie_docs" not in {c.name for c in list_collections(root)}:
-                import_documents(docs, "movie_docs", root)
+                import_documents(docs, "movie_docs", home=root)
 
 
 class Sources:
@@ -65,10 +65,10 @@ class Sources:
         return list_collections(self.home)
 
     def import_table(self, path: Path | str, name: str | None = None, **kwargs):
-        return import_table(path, name, self.home, **kwargs)
+        return import_table(path, name, home=self.home, **kwargs)
 
     def import_documents(self, path: Path | str, collection: str | None = None, **kwargs):
-        return import_documents(path, collection, self.home, **kwargs)
+        return import_documents(path, collection, home=self.home, **kwargs)
 
     def drop_table(self, name: str) -> None:
         from core.sources.tables import drop_table
@@ -84,4 +84,4 @@ class Sources:
         return run_sql(sql, self.home, **kwargs)
 
     def search(self, query: str, k: int = 5, collection: str | None = None):
-        return search(query, k, collection, self.home)
+        return search(query, self.home, k, collection)

@@ -29,10 +29,8 @@ class Collection:
     passages: int
 
 
-def documents_path(home: Path | None = None) -> Path:
-    from core.workspace import default_home
-
-    return Path(home or default_home()) / FILE
+def documents_path(home: Path) -> Path:
+    return Path(home) / FILE
 
 
 def fts_extension() -> str:
@@ -127,7 +125,7 @@ def passages_of(text: str, limit: int = MAX_PASSAGE_CHARS) -> list[tuple[int, in
 
 
 def import_documents(
-    path: Path | str, collection: str | None = None, home: Path | None = None, replace: bool = False
+    path: Path | str, collection: str | None = None, *, home: Path, replace: bool = False
 ) -> Collection:
     """Import and index a collection, atomically (a failure leaves the database as it was)."""
     path = Path(path)
@@ -176,7 +174,7 @@ def import_documents(
     return Collection(collection, len(docs), len(rows))
 
 
-def drop_collection(name: str, home: Path | None = None) -> None:
+def drop_collection(name: str, home: Path) -> None:
     """Remove every passage of collection `name` and rebuild the full-text index, in one
     transaction: a failure leaves the passages and their index as they were."""
     db = documents_path(home)
@@ -203,7 +201,7 @@ def _index(con) -> None:
     con.execute("PRAGMA create_fts_index('passages', 'pid', 'title', 'text', overwrite=1)")
 
 
-def list_collections(home: Path | None = None) -> list[Collection]:
+def list_collections(home: Path) -> list[Collection]:
     db = documents_path(home)
     if not db.is_file():
         return []
@@ -217,14 +215,14 @@ def list_collections(home: Path | None = None) -> list[Collection]:
 
 # -- search ------------------------------------------------------------------------------------
 def search(
-    query: str, k: int = 5, collection: str | None = None, home: Path | None = None
+    query: str, home: Path, k: int = 5, collection: str | None = None
 ) -> list[tuple[Passage, float]]:
     """The k passages that match `query` best (BM25), with their scores."""
-    return search_many([query], k, collection, home)[0]
+    return search_many([query], home, k, collection)[0]
 
 
 def search_many(
-    queries: list[str], k: int = 5, collection: str | None = None, home: Path | None = None
+    queries: list[str], home: Path, k: int = 5, collection: str | None = None
 ) -> list[list[tuple[Passage, float]]]:
     """Several searches on one connection (opening one loads the FTS extension: ~0.1 s)."""
     word_lists = [_WORD.findall(q or "") for q in queries]

@@ -21,7 +21,7 @@ class TableSource:
 
     name = "tables"
 
-    def __init__(self, home: Path | None = None):
+    def __init__(self, home: Path):
         self.home = home
 
     def execute(self, action: Action, state: State) -> Retrieval:
@@ -55,7 +55,7 @@ class DocumentSource:
 
     name = "documents"
 
-    def __init__(self, home: Path | None = None):
+    def __init__(self, home: Path):
         self.home = home
 
     def execute(self, action: Action, state: State) -> Retrieval:
@@ -64,14 +64,14 @@ class DocumentSource:
         kept: dict[str, Passage] = {}
         if action.params.get("mode") == "global":
             by_label = {normalize(labels.get(n, "")): n for n in state.frontier}
-            for passage, _ in search(" ".join(words), k=200, home=self.home):
+            for passage, _ in search(" ".join(words), self.home, k=200):
                 for label, node in by_label.items():
                     if label and _about(passage, label) and _holds(passage, words):
                         kept.setdefault(node, passage)
         else:
             nodes = list(state.frontier)[:MAX_SEARCHED]
             queries = [f"{labels.get(n, '')} {' '.join(words)}" for n in nodes]
-            for node, hits in zip(nodes, search_many(queries, k=5, home=self.home), strict=True):
+            for node, hits in zip(nodes, search_many(queries, self.home, k=5), strict=True):
                 label = normalize(labels.get(node, ""))
                 for passage, _ in hits:
                     if _about(passage, label) and _holds(passage, words):

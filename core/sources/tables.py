@@ -59,17 +59,16 @@ class SQLResult:
     elapsed_ms: float
 
 
-def sources_path(home: Path | None = None) -> Path:
-    from core.workspace import default_home
-
-    return Path(home or default_home()) / FILE
+def sources_path(home: Path) -> Path:
+    return Path(home) / FILE
 
 
 # -- import (trusted: the user's own files, through our code) --------------------------------
 def import_table(
     path: Path | str,
     name: str | None = None,
-    home: Path | None = None,
+    *,
+    home: Path,
     replace: bool = False,
     comments: dict[str, str] | None = None,
 ) -> TableInfo:
@@ -220,7 +219,7 @@ def _read_error(path: Path, exc: BaseException) -> str:
     return f"{path.name}: cannot be read as a table ({_first_line(exc)})"
 
 
-def drop_table(name: str, home: Path | None = None) -> None:
+def drop_table(name: str, home: Path) -> None:
     """Remove table `name` in one transaction (all of it, or nothing on a failure); a name
     that is not a source table is refused (ValueError), so nothing else can be dropped."""
     db = sources_path(home)
@@ -243,7 +242,7 @@ def drop_table(name: str, home: Path | None = None) -> None:
             raise
 
 
-def list_tables(home: Path | None = None) -> list[TableInfo]:
+def list_tables(home: Path) -> list[TableInfo]:
     db = sources_path(home)
     if not db.is_file():
         return []
@@ -258,7 +257,7 @@ def list_tables(home: Path | None = None) -> list[TableInfo]:
         return [_describe(con, n) for n in names if not n.startswith("_")]
 
 
-def describe(name: str, home: Path | None = None) -> TableInfo:
+def describe(name: str, home: Path) -> TableInfo:
     with _connect(sources_path(home)) as con:
         return _describe(con, name)
 
@@ -318,8 +317,9 @@ def check_sql(sql: str, tables: set[str]) -> exp.Expression:
             if _is_file_function(node):
                 raise SQLRefused(f"function {_func_name(node)}() reads files; not allowed")
             if _func_name(node) in _SETTING_FUNCS:
-                raise SQLRefused(f"function {_func_name(node)}() reads the server's settings; "
-                                 "not allowed")
+                raise SQLRefused(
+                    f"function {_func_name(node)}() reads the server's settings; not allowed"
+                )
     joined = [t for t in tree.find_all(exp.Table)]
     if len(joined) > MAX_TABLES_IN_QUERY:
         raise SQLRefused(f"at most {MAX_TABLES_IN_QUERY} table references per query")
@@ -332,7 +332,7 @@ def check_sql(sql: str, tables: set[str]) -> exp.Expression:
 
 def run_sql(
     sql: str,
-    home: Path | None = None,
+    home: Path,
     *,
     timeout_s: float = 5.0,
     max_rows: int = 1000,
