@@ -28,7 +28,18 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from devsets import dev_sets, ensure_kb  # noqa: E402
 
 from core.agents.plan_ranker import PlanRanker  # noqa: E402
-from core.agents.planner import RULE_WEIGHTS, WEIGHTS_FILE, Planner, load_weights  # noqa: E402
+from core.agents.planner import (  # noqa: E402
+    CONTEXT_GATE,
+    CONTEXT_READ,
+    COVERAGE_MARGIN,
+    FEATURES,
+    RANKER,
+    RERANK,
+    RULE_WEIGHTS,
+    WEIGHTS_FILE,
+    Planner,
+    load_weights,
+)
 from core.analysis import analyse  # noqa: E402
 from core.engine import Engine  # noqa: E402
 from core.evaluate import read_questions  # noqa: E402
@@ -99,7 +110,7 @@ def collect(engine: Engine, limit: int
             questions = [questions[int(i * step)] for i in range(limit)]
         kb = ensure_kb(engine.workspace, ds)
         kg = engine.kg(kb)
-        planner = Planner(kg)
+        planner = Planner(kg, context_gate=np.inf, context_read=RERANK)  # the encoder reads all
         t0, kept, reachable = time.perf_counter(), 0, 0
         for item in questions:
             qa = analyse(item.question, kg)
@@ -272,6 +283,10 @@ def main() -> None:
     parser.add_argument("--dry-run", action="store_true")
     parser.add_argument("--reuse", action="store_true", help="fit the last collected plans")
     parser.add_argument("--drop", nargs="*", default=[], help="features left out (an ablation)")
+    parser.add_argument("--gate", action="store_true",
+                        help="report, per lead of the first stage, how often skipping the "
+                             "second stage would change the chosen plan's quality (the shipped "
+                             "weights; see CONTEXT_GATE in core/agents/planner.py)")
     args = parser.parse_args()
     engine = Engine(Workspace(args.home))
     cache = args.home / "fit-plans.pickle"
@@ -280,6 +295,9 @@ def main() -> None:
     else:
         feats, quals, names, origin = collect(engine, args.limit)
         cache.write_bytes(pickle.dumps((feats, quals, names, origin)))
+    if args.gate:
+        gate_report(feats, quals, names, origin)
+        return
     if args.leave_out:
         args.dry_run = True
         keep_q = [not o.startswith(tuple(args.leave_out)) for o in origin]
@@ -310,6 +328,50 @@ def main() -> None:
         WEIGHTS_FILE.write_text(json.dumps(data, indent=2) + "\n")
         print("the ranker was fitted on the old first stage: run this script again without "
               "--linear")
+
+
+def gate_report(feats, quals, names, origin) -> None:
+    """How often the chosen plan is a best one (top-1) when the second stage runs on every
+    question and reads all plans, against skipping it where the first stage leads by >= g
+    and letting the encoder read only the first stage's k best: per dev set, and the share
+    of questions that skip the encoder (Planner's CONTEXT_GATE and CONTEXT_READ)."""
+    cols = [names.index(f) for f in FEATURES]
+    linear = PlanRanker.linear(FEATURES, load_weights())
+    context, coverage = FEATURES.index("context_similarity"), FEATURES.index("coverage")
+
+    def chosen(scores, x) -> int:  # Planner.plans: the coverage rule, then the score
+        first = np.where(scores >= scores.max() - COVERAGE_MARGIN, x[:, coverage], -np.inf)
+        return int(np.lexsort((-scores, -first))[0])
+
+    rows = []  # (dev set, lead, best plans, first-stage choice, first-stage order, x)
+    for x, q, name in zip(feats, quals, origin, strict=True):
+        x = np.nan_to_num(x[:, cols])
+        blind = x.copy()
+        blind[:, context] = 0.0  # what the first stage sees
+        base = linear.scores(blind)
+        top = np.sort(base)[::-1]
+        lead = top[0] - top[1] if len(top) > 1 else np.inf
+        rows.append((name.split("-")[0], lead, q >= q.max() - 0.05, chosen(base, blind),
+                     np.argsort(-base, kind="stable"), x))  # fmt: skip
+    sets = np.array([r[0] for r in rows])
+    always = np.array([good[chosen(RANKER.scores(x), x)] for _, _, good, _, _, x in rows])
+    gate, read_k = CONTEXT_GATE, CONTEXT_READ
+    for g, k in ((np.inf, 5), (np.inf, read_k), (1.0, read_k), (1.5, read_k), (gate, 5),
+                 (gate, read_k), (gate, RERANK)):  # fmt: skip
+        top1, skipped = [], []
+        for _, lead, good, first, order, x in rows:
+            skipped.append(lead >= g)
+            if lead >= g:
+                top1.append(good[first])
+                continue
+            read = x.copy()
+            read[order[k:], context] = 0.0  # the plans the encoder does not read
+            top1.append(good[chosen(RANKER.scores(read), read)])
+        top1 = np.array(top1)
+        per = " ".join(f"{s} {top1[sets == s].mean():.3f}/{always[sets == s].mean():.3f}"
+                       for s in sorted(set(sets)))  # fmt: skip
+        print(f"lead >= {g}, read {k}: skipped {np.mean(skipped):.2f}, top-1 {top1.mean():.4f} "
+              f"(always, all read: {always.mean():.4f}); per set: {per}")
 
 
 def fit_the_ranker(args, kept, names, left) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from core.agents.planner import Planner
 from core.analysis import analyse, explain
 from core.constraints import find_comparisons
 from core.engine import Engine
@@ -421,3 +422,20 @@ def test_a_path_reads_out_from_its_topic(family) -> None:
     two = sem.verbalise([2 * code[parent], 2 * code[birth]])
     assert two == "the place of birth of the parent of X"
     assert sem.verbalise([2 * code[birth] + 1]) == "whoever has place of birth X"
+
+
+def test_only_a_clear_first_stage_winner_skips_the_encoder(family) -> None:
+    """The contextual encoder is most of a question's time; where the linear first stage's
+    best plan leads by CONTEXT_GATE it is skipped, and that plan is explained by the weights
+    that scored it (the rows still add up to its score)."""
+    kg = family.kg("family")
+    clear = analyse("what is the profession of Dan Lee", kg)
+    paraphrase = analyse("what does Dan Lee do for a living", kg)  # only the encoder reads it
+    (gated, *_), (read, *_) = Planner(kg).plans(clear), Planner(kg).plans(paraphrase)
+    assert gated.first_stage and gated.features["context_similarity"] == 0.0
+    assert not read.first_stage and read.features["context_similarity"] > 0.5
+    always = Planner(kg, context_gate=float("inf")).plans(clear)[0]
+    assert not always.first_stage and always.hops == gated.hops  # the same plan either way
+    trace = family.ask("what is the profession of Dan Lee", kb="family")
+    details = trace.steps[0].action.details
+    assert abs(sum(r["adds"] for r in details["signals"]) - details["plan_score"]) < 0.05

@@ -72,6 +72,15 @@ CONTEXT = FEATURES.index("context_similarity")
 COVERAGE = FEATURES.index("coverage")
 RERANK = 40  # plans ranked after the contextual encoder (as many as the fit sees)
 COVERAGE_MARGIN = 0.25  # see Planner.plans: the rule on unexplained phrases
+# When the first stage's best plan leads the next by this much, the second stage (contextual
+# encoder + ranker) is skipped: on the tuning files it then picks the same plan's quality in
+# every question (`scripts/fit_planner.py --reuse --gate` measures it), and the encoder is
+# most of a question's time
+CONTEXT_GATE = 2.0
+# ... and it reads only the first stage's CONTEXT_READ best plans (the others are scored with
+# no contextual reading): on the tuning files the chosen plan is the same as when all 40 are
+# read (`fit_planner.py --reuse --gate`), at a quarter of the texts to encode
+CONTEXT_READ = 10
 RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
@@ -144,6 +153,7 @@ class Plan:
     score: float = 0.0
     features: dict[str, float] = field(default_factory=dict)
     exclude_topic: bool = False  # the topic entity is never an answer of this plan
+    first_stage: bool = False  # scored by the linear first stage alone (a clear winner)
 
     def key(self) -> tuple:
         return (self.anchor, tuple(self.hops), tuple(self.constraints), tuple(self.filters))
@@ -158,16 +168,22 @@ class Planner:
 
     def __init__(self, kg: KnowledgeGraph, max_hops: int = 3, max_anchors: int = 4,
                  weights: dict[str, float] | None = None, filters: bool = True,
-                 ranker: PlanRanker | None = None):  # fmt: skip
+                 ranker: PlanRanker | None = None, context_gate: float = CONTEXT_GATE,
+                 context_read: int = CONTEXT_READ):  # fmt: skip
         """`weights`: the linear first stage that picks the RERANK best plans; `ranker`: the
         final scorer of those (by default the fitted one; with `weights` given and no
-        `ranker`, those weights do both)."""
+        `ranker`, those weights do both); `context_gate`: the first stage's lead that skips
+        the second, `context_read`: how many plans the encoder reads (the fit's collection
+        needs every plan read: inf and RERANK)."""
         self.kg = kg
         self.use_filters = filters  # plan comparisons as literal filters (else a caller does)
         self.max_hops = max_hops
         self.max_anchors = max_anchors
         self.weights = weights or WEIGHTS
-        self.ranker = ranker or (PlanRanker.linear(FEATURES, weights) if weights else RANKER)
+        self.linear = PlanRanker.linear(FEATURES, self.weights)
+        self.ranker = ranker or (self.linear if weights else RANKER)
+        self.context_gate = context_gate
+        self.context_read = context_read
         self.sem = semantics_for(kg)
 
     def plans(self, qa: QuestionAnalysis, limit: int = 8) -> list[Plan]:
@@ -189,10 +205,13 @@ class Planner:
         best = self._distinct(candidates, np.lexsort((hops, -base)), RERANK)
         # the RERANK best by the linear first stage are scored by the ranker, with the
         # contextual encoder's reading of each (memoised texts: the paths of one KB repeat
-        # from question to question); a question with one plan does not need it
-        if len(best) > 1:
-            x[best, CONTEXT] = self._context_similarity(qa, [candidates[i] for i in best])
-        scores = self.ranker.scores(x[best])
+        # from question to question) — unless the first stage has a clear winner
+        lead = base[best[0]] - base[best[1]] if len(best) > 1 else np.inf
+        first_stage = lead >= self.context_gate
+        if not first_stage:
+            read = best[: self.context_read]
+            x[read, CONTEXT] = self._context_similarity(qa, [candidates[i] for i in read])
+        scores = (self.linear if first_stage else self.ranker).scores(x[best])
         # rule, not fitted: a plan that leaves a relation phrase unexplained does not beat by a
         # hair one that explains it ("the profession of the husband of X's mother")
         coverage = x[best, COVERAGE]
@@ -203,10 +222,15 @@ class Planner:
                                 np.lexsort((hops[best], -scores, -first)), limit):  # fmt: skip
             plan = candidates[best[j]]
             plan.score = float(scores[j])
+            plan.first_stage = bool(first_stage)
             plan.features = {f: round(float(v), 4) for f, v in zip(FEATURES, x[best[j]],
                                                                    strict=True)}  # fmt: skip
             ranked.append(plan)
         return ranked
+
+    def ranker_of(self, plan: Plan) -> PlanRanker:
+        """The scorer that gave `plan` its score (what its explanation must read)."""
+        return self.linear if plan.first_stage else self.ranker
 
     @staticmethod
     def _distinct(plans: list[Plan], order: np.ndarray, limit: int) -> list[int]:

@@ -388,7 +388,7 @@ class RuleAgent:
             "plan": self._describe(plan),
             "plan_score": round(plan.score, 3),
             "features": plan.features,
-            "signals": signal_table(plan.features, self.planner.ranker),
+            "signals": signal_table(plan.features, self.planner.ranker_of(plan)),
             "relation_words": qa.relation_words(*plan.used),
             "answer_type": qa.answer.wh or "not said",
             "topic": "excluded" if plan.exclude_topic else "may be an answer",
