@@ -293,6 +293,9 @@ def _word(token: str) -> str:
 def _entity_mentions(clean, spans, bracketed, kg: KnowledgeGraph, words) -> list[EntityMention]:
     found: list[EntityMention] = []
     n = len(spans)
+    # does the writer use capitals for names at all (past the first word)? Only then does a
+    # name written in lower case say something (an all-lowercase question says nothing)
+    uses_case = any(clean[spans[k][0]].isupper() for k in range(1, n) if words[k])
     for i in range(n):
         if not words[i] or words[i] == "'s":
             continue
@@ -320,8 +323,12 @@ def _entity_mentions(clean, spans, bracketed, kg: KnowledgeGraph, words) -> list
             ) or (i == 0 and any(c.isupper() for c in text[1:]))
             ids = sorted(ids, key=lambda x: (kg.label(x) != text, -kg.degree(x)))
             score = 1.0 + 0.1 * min(5, j - i)
-            if kg.label(ids[0]) == text and has_upper:
+            label = kg.label(ids[0])
+            if label == text and has_upper:
                 score += 0.4  # the question writes the name exactly as the KB does
+            elif uses_case and not has_upper and not in_brackets and label != label.lower():
+                score -= 0.3  # the KB writes a name ("Made") where the question, which
+                # capitalises names, writes a common word ("movies made by Chuck Russell")
             if capitalized:
                 score += 0.3
             if in_brackets:

@@ -439,3 +439,32 @@ def test_only_a_clear_first_stage_winner_skips_the_encoder(family) -> None:
     trace = family.ask("what is the profession of Dan Lee", kb="family")
     details = trace.steps[0].action.details
     assert abs(sum(r["adds"] for r in details["signals"]) - details["plan_score"]) < 0.05
+
+
+FILMS = """\
+Made\tdirected_by\tJon Favreau
+Made\trelease_year\t2001
+Eraser\tdirected_by\tChuck Russell
+Eraser\trelease_year\t1996
+The Mask\tdirected_by\tChuck Russell
+The Mask\trelease_year\t1994
+"""
+
+
+def test_a_common_word_written_in_lower_case_is_a_weak_link(tmp_path: Path) -> None:
+    """The KB writes "Made" as a name; a question that capitalises names but writes "made"
+    means the verb, so the name it does capitalise is the topic. An all-lowercase question
+    says nothing by its case, and the word keeps its score."""
+    (tmp_path / "films.tsv").write_text(FILMS, encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "films.tsv", name="films")
+    kg = engine.kg("films")
+
+    def link(question: str, text: str) -> float:
+        return next(m.link_score for m in analyse(question, kg).entities if m.text == text)
+
+    cased = "which films made by Chuck Russell came out in 1995 or later"
+    assert link(cased, "made") < link(cased.lower(), "made")
+    assert link(cased, "Chuck Russell") - link(cased, "made") > 1.0  # not planned from
+    trace = engine.ask(cased, kb="films")
+    assert trace.answer_labels == ["Eraser"]
