@@ -19,6 +19,12 @@ _BEFORE_VALUE = [
     ("no more than", "<="), ("up to", "<="), ("until", "<="), ("till", "<="),
     ("no earlier than", ">="), ("not earlier than", ">="), ("in or after", ">="),
     ("on or after", ">="), ("not before", ">="), ("at least", ">="), ("since", ">="),
+    ("more recent than", ">"), ("newer than", ">"), ("older than", "<"), ("younger than", ">"),
+    ("starting in", ">="), ("starting from", ">="), ("beginning in", ">="),
+    ("ahead of", "<"), ("predates", "<"), ("predate", "<"), ("predated", "<"),
+    ("predating", "<"), ("precedes", "<"), ("precede", "<"), ("preceded", "<"),
+    ("preceding", "<"), ("postdates", ">"), ("postdate", ">"), ("postdated", ">"),
+    ("postdating", ">"),
     ("earlier than", "<"), ("prior to", "<"), ("before", "<"), ("less than", "<"),
     ("fewer than", "<"), ("lower than", "<"), ("smaller than", "<"), ("under", "<"),
     ("below", "<"), ("pre", "<"),
@@ -26,6 +32,9 @@ _BEFORE_VALUE = [
     ("higher than", ">"), ("bigger than", ">"), ("larger than", ">"), ("over", ">"),
     ("above", ">"), ("beyond", ">"), ("exceeding", ">"), ("post", ">"),
 ]  # fmt: skip
+# an age compares the other way round from a year: "older than 30" is more than 30 years,
+# "older than 2013" is before 2013
+_AGE_OP = {"older than": ">", "younger than": "<"}
 _AFTER_VALUE = [
     ("or earlier", "<="), ("or before", "<="), ("and earlier", "<="), ("or less", "<="),
     ("or fewer", "<="), ("or later", ">="), ("or after", ">="), ("and later", ">="),
@@ -185,6 +194,8 @@ def _value_at(words: list[str], i: int) -> Comparison | None:
     after = _cue_after(words, end)
     if before:
         phrase, op, start = before
+        if not is_year:
+            op = _AGE_OP.get(phrase, op)
         if after and after[0] in ("forward", "onwards", "onward", "on") and op in (">=",):
             end = after[2]
         return Comparison(start, end, op, (value,), is_year, phrase)

@@ -235,6 +235,14 @@ def test_a_gendered_word_ranks_the_matching_candidate_first(family) -> None:
         ("1979 or earlier", "<=", (1979.0,)),
         ("the most recent film", "max", ()),
         ("the oldest film", "min", ()),
+        ("films older than 2013", "<", (2013.0,)),  # a year: earlier
+        ("players older than 30", ">", (30.0,)),  # an age: more years
+        ("players younger than 25", "<", (25.0,)),
+        ("pictures more recent than 1982", ">", (1982.0,)),
+        ("comedies that predate 1980", "<", (1980.0,)),
+        ("films that postdate 1990", ">", (1990.0,)),
+        ("what he made ahead of 2008", "<", (2008.0,)),
+        ("starting in 1994, what did he make", ">=", (1994.0,)),
     ],
 )
 def test_comparisons_are_read(text: str, op: str, values: tuple) -> None:
