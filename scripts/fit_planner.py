@@ -29,9 +29,10 @@ from devsets import dev_sets, ensure_kb  # noqa: E402
 
 from core.agents.plan_ranker import PlanRanker  # noqa: E402
 from core.agents.planner import (  # noqa: E402
+    CONTEXT,
     CONTEXT_GATE,
     CONTEXT_READ,
-    COVERAGE_MARGIN,
+    COVERAGE,
     FEATURES,
     RANKER,
     RERANK,
@@ -39,6 +40,7 @@ from core.agents.planner import (  # noqa: E402
     WEIGHTS_FILE,
     Planner,
     load_weights,
+    rank_order,
 )
 from core.analysis import analyse  # noqa: E402
 from core.engine import Engine  # noqa: E402
@@ -337,17 +339,16 @@ def gate_report(feats, quals, names, origin) -> None:
     of questions that skip the encoder (Planner's CONTEXT_GATE and CONTEXT_READ)."""
     cols = [names.index(f) for f in FEATURES]
     linear = PlanRanker.linear(FEATURES, load_weights())
-    context, coverage = FEATURES.index("context_similarity"), FEATURES.index("coverage")
+    hops = FEATURES.index("hops")
 
-    def chosen(scores, x) -> int:  # Planner.plans: the coverage rule, then the score
-        first = np.where(scores >= scores.max() - COVERAGE_MARGIN, x[:, coverage], -np.inf)
-        return int(np.lexsort((-scores, -first))[0])
+    def chosen(scores, x) -> int:  # as Planner.plans orders the plans
+        return int(rank_order(scores, x[:, COVERAGE], x[:, hops])[0])
 
     rows = []  # (dev set, lead, best plans, first-stage choice, first-stage order, x)
     for x, q, name in zip(feats, quals, origin, strict=True):
         x = np.nan_to_num(x[:, cols])
         blind = x.copy()
-        blind[:, context] = 0.0  # what the first stage sees
+        blind[:, CONTEXT] = 0.0  # what the first stage sees
         base = linear.scores(blind)
         top = np.sort(base)[::-1]
         lead = top[0] - top[1] if len(top) > 1 else np.inf
@@ -365,7 +366,7 @@ def gate_report(feats, quals, names, origin) -> None:
                 top1.append(good[first])
                 continue
             read = x.copy()
-            read[order[k:], context] = 0.0  # the plans the encoder does not read
+            read[order[k:], CONTEXT] = 0.0  # the plans the encoder does not read
             top1.append(good[chosen(RANKER.scores(read), read)])
         top1 = np.array(top1)
         per = " ".join(f"{s} {top1[sets == s].mean():.3f}/{always[sets == s].mean():.3f}"

@@ -199,9 +199,8 @@ class Planner:
         if not candidates:
             return []
         x = self.feature_matrix(candidates, qa)
-        weights = np.array([self.weights.get(f, 0.0) for f in FEATURES])
         hops = np.array([len(p.hops) for p in candidates])
-        base = x @ weights
+        base = self.linear.scores(x)
         best = self._distinct(candidates, np.lexsort((hops, -base)), RERANK)
         # the RERANK best by the linear first stage are scored by the ranker, with the
         # contextual encoder's reading of each (memoised texts: the paths of one KB repeat
@@ -212,14 +211,9 @@ class Planner:
             read = best[: self.context_read]
             x[read, CONTEXT] = self._context_similarity(qa, [candidates[i] for i in read])
         scores = (self.linear if first_stage else self.ranker).scores(x[best])
-        # rule, not fitted: a plan that leaves a relation phrase unexplained does not beat by a
-        # hair one that explains it ("the profession of the husband of X's mother")
-        coverage = x[best, COVERAGE]
-        close = scores >= scores.max() - COVERAGE_MARGIN
-        first = np.where(close, coverage, -np.inf)
+        order = rank_order(scores, x[best, COVERAGE], hops[best])
         ranked = []
-        for j in self._distinct([candidates[i] for i in best],
-                                np.lexsort((hops[best], -scores, -first)), limit):  # fmt: skip
+        for j in self._distinct([candidates[i] for i in best], order, limit):
             plan = candidates[best[j]]
             plan.score = float(scores[j])
             plan.first_stage = bool(first_stage)
@@ -606,6 +600,15 @@ class Planner:
             texts.append(self.sem.verbalise(role_codes(self.sem, plan.hops)))
         vecs = sentence_model().encode(texts)
         return (vecs[0::2] * vecs[1::2]).sum(axis=1)
+
+
+def rank_order(scores: np.ndarray, coverage: np.ndarray, hops: np.ndarray) -> np.ndarray:
+    """Plans best first by score, with one rule that is not fitted: a plan that leaves a
+    relation phrase unexplained does not beat by a hair (COVERAGE_MARGIN) one that explains it
+    ("the profession of the husband of X's mother"); fewer hops break ties."""
+    close = scores >= scores.max() - COVERAGE_MARGIN
+    first = np.where(close, coverage, -np.inf)
+    return np.lexsort((hops, -scores, -first))
 
 
 def _walks_back(sem, hops: list[Hop]) -> bool:

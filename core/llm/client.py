@@ -165,10 +165,6 @@ class ResponseCache:
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
 
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
 
 class LLM:
     """A model plus the ledger and budget of one question."""
