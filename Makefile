@@ -17,7 +17,7 @@ test:
 	.venv/bin/pytest
 
 # The fast loop while developing: everything but the tests marked slow (accuracy, local model,
-# browser, concurrency, time limits), in about 100 s here; it fails if it leaves a module of
+# browser, concurrency, time limits), in about 70 s here; it fails if it leaves a module of
 # core/ or pages/ untested. `make test` still runs everything.
 test-fast: setup
 	.venv/bin/pytest -m "not slow"

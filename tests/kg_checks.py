@@ -28,9 +28,15 @@ def key(t: Triple) -> Key:
     return (t.s, t.p, t.o)
 
 
-def store_triples(kb_dir: Path) -> set[Key]:
-    """The default graph of a KB's store, read through a fresh read-only handle."""
-    store = ox.Store.read_only(str(Path(kb_dir) / "store"))
+def read_store(kb_dir: Path) -> ox.Store:
+    """A fresh read-only handle on a KB's store."""
+    return ox.Store.read_only(str(Path(kb_dir) / "store"))
+
+
+def store_triples(kb_dir: Path | ox.Store) -> set[Key]:
+    """The default graph of a KB's store, read through a fresh read-only handle (or the one
+    given)."""
+    store = kb_dir if isinstance(kb_dir, ox.Store) else read_store(kb_dir)
     return {
         (str(q.subject), str(q.predicate), str(q.object))
         for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())

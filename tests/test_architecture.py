@@ -5,6 +5,7 @@ circle among core modules, the loop's state has no string-keyed notes, and pages
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -42,9 +43,10 @@ def layer(module: str) -> int:
     return best[0]
 
 
+@functools.cache
 def core_imports(path: Path, *, lazy: bool) -> list[tuple[str, int]]:
     """(module, line) of every core import; lazy ones (inside functions) too when asked;
-    never those under `if TYPE_CHECKING:`."""
+    never those under `if TYPE_CHECKING:`. Read once per session (the files do not change)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     typing_only = {
         id(n)

@@ -17,6 +17,7 @@ from core.kg.edits import LOG_NAME, rdf_patch
 from core.kg.importer import entity_term, relation_term
 from core.runs import DB_NAME, RunStore
 from core.workspace import Workspace
+from tests.fast_loop import spread
 
 KB = "football"
 TRANSFER_ADD = "Erling Haaland|plays_for|Arsenal"
@@ -423,7 +424,7 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize(("argv", "message"), BAD)
+@pytest.mark.parametrize(("argv", "message"), spread(BAD, keep=6))
 def test_bad_input_exits_2_with_one_line_and_changes_nothing(capsys, home, tmp_path, argv, message):
     before = state(home)
     argv = [str(tmp_path / a) if a == "out.csv" else a for a in argv]

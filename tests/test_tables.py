@@ -17,6 +17,7 @@ from core.sources.tables import (
     run_sql,
     sources_path,
 )
+from tests.fast_loop import spread
 from tests.hostile_corpus import SQL as SQL_CORPUS
 
 MOVIES_CSV = "title,year,rating\nAlpha,1999,7.5\nBeta,2005,6.1\nGamma,2012,8.3\n"
@@ -127,7 +128,7 @@ HOSTILE = [
 ]
 
 
-@pytest.mark.parametrize(("sql", "reason"), HOSTILE)
+@pytest.mark.parametrize(("sql", "reason"), spread(HOSTILE, keep=8))
 def test_hostile_queries_are_refused_and_change_nothing(
     unchanged_movies: Path, sql: str, reason: str
 ) -> None:
@@ -288,7 +289,7 @@ def test_settings_are_not_readable(big: Path) -> None:
 
 @pytest.mark.parametrize(
     ("sql", "fragment"),
-    [(q, f) for q, outcome, f in SQL_CORPUS if outcome == "refused"],
+    spread([(q, f) for q, outcome, f in SQL_CORPUS if outcome == "refused"], keep=10),
 )
 def test_the_corpus_refusals_say_why(big: Path, sql: str, fragment: str) -> None:
     """The refused half of the hostile corpus (the runaway half: benchmarks/bench_hostile.py)."""
