@@ -1000,7 +1000,9 @@ APPOSITION = 2  # "the film X", "club X": the words this close before a name say
 def rule_type_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, code: int) -> float:
     """The answer type by English rules over relation labels alone, in [-1, 1]: who → the
     agent of an agentive relation ("directed by", "actors": the person is the object); when
-    → a year; a noun that names a relation by its form → that relation, forwards."""
+    → a year; a noun that names a relation by its form → a role whose nodes that noun names
+    (core.kg.semantics kind words: "which *club*" → clubs, which have a "club country", not
+    the countries `club country` reaches)."""
     sem = semantics_for(kg)
     rel, forward = sem.rel_ids[code >> 1], code % 2 == 0
     info = kg.relation(rel)
@@ -1012,8 +1014,20 @@ def rule_type_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, code: int) -> float:
         return 1.0 if forward and info.object_kind == "year" else -1.0
     row = next((i for i, t in enumerate(qa.word_tokens) if t == qa.answer.focus), None)
     if row is not None and qa.role_lex[row, :-1].max() > 0:
-        return 1.0 if qa.role_lex[row, code] > 0 else -1.0
+        return 1.0 if sem.kind_forms[code] & _focus_head(qa, sem) else -1.0
     return 0.0
+
+
+def _focus_head(qa: QuestionAnalysis, sem) -> frozenset[str]:
+    """The word forms of the noun asked about, read to the end of its compound when the
+    next words are words of the KB's relation names ("the *release year* of X" asks for a
+    year, not a release): the last word is the head."""
+    if "focus-head" not in qa._cache:
+        i = qa.answer.focus
+        while i + 1 < len(qa.words) and word_forms(qa.words[i + 1]) & sem.label_forms:
+            i += 1
+        qa._cache["focus-head"] = word_forms(qa.words[i])
+    return qa._cache["focus-head"]
 
 
 def nearest_relation(qa: QuestionAnalysis, used=()) -> int | None:

@@ -147,10 +147,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     root = config.stash.get(_RAM_ROOT, None)
     if root is None:
         return
-    if config.stash.get(_PASSED, False):
-        shutil.rmtree(root, ignore_errors=True)
-    else:
+    if config.stash.get(_PASSED, True) is False:  # tests failed: keep what they left
         print(f"\ntest files kept in {root}", file=sys.stderr)
+    else:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 _RAM_ROOT = pytest.StashKey[Path]()

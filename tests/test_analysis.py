@@ -16,7 +16,7 @@ from core.agents.planner import Planner
 from core.analysis import analyse, explain
 from core.constraints import find_comparisons
 from core.engine import Engine
-from core.kg.semantics import semantics_for
+from core.kg.semantics import label_parts, semantics_for
 from core.workspace import Workspace
 
 FAMILY = """\
@@ -476,3 +476,36 @@ def test_a_common_word_written_in_lower_case_is_a_weak_link(tmp_path: Path) -> N
     assert link(cased, "Chuck Russell") - link(cased, "made") > 1.0  # not planned from
     trace = engine.ask(cased, kb="films")
     assert trace.answer_labels == ["Eraser"]
+
+
+CLUBS = """\
+Rovers FC\tclubCountry\tEngland
+Harriers FC\tclubCountry\tEngland
+Estrela SC\tclubCountry\tPortugal
+Rovers FC\tmanager\tTom Lowe
+Harriers FC\tmanager\tJoe Hart
+Estrela SC\tmanager\tRui Costa
+Ann Kerr\tplaysForClub\tRovers FC
+Ben Mills\tplaysForClub\tHarriers FC
+Caio Lima\tplaysForClub\tEstrela SC
+Dan Wood\tplaysForClub\tRovers FC
+England\tcapital\tLondon
+Portugal\tcapital\tLisbon
+"""
+
+
+def test_a_modifier_of_a_relation_name_says_what_has_it(tmp_path: Path) -> None:
+    """ "club country" is a country (its head noun) that a club has (its modifier): "which
+    club" asks for the nodes that have a club country, not for the countries it reaches,
+    though the word "club" is in its name; "which country" still walks on to the country."""
+    assert label_parts("club country") == (("country",), ("club",))
+    assert label_parts("product or material produced") == (("product", "material"), ())
+    assert label_parts("place of birth") == (("place",), ())
+    (tmp_path / "clubs.tsv").write_text(CLUBS, encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "clubs.tsv", name="clubs")
+    for question in ("name the club where Tom Lowe is the manager",
+                     "Tom Lowe is manager of what club?"):  # fmt: skip
+        assert engine.ask(question, kb="clubs").answer_labels == ["Rovers FC"], question
+    trace = engine.ask("which country is the club that Tom Lowe manages in", kb="clubs")
+    assert trace.answer_labels == ["England"]

@@ -9,6 +9,10 @@ Built from the KB alone, once per opened graph (milliseconds; nothing is tuned p
   rdf:type classes) of a sample of the nodes it reaches. "which country …" asks for what
   `located in` reaches, whatever the relation is called.
 - **literal kinds**: whether a relation's objects are years, numbers, text or entities.
+- **kind words**: per role, the words that name what it reaches, read off the labels of the
+  relations those nodes take part in — the head noun of one they are objects of ("plays for
+  *club*", "*place* of birth"), a modifier of one they are subjects of ("*club* country": a
+  club has a club country). "which *club* …" then asks for clubs, not for a club's country.
 - **inverses**: relation pairs stored both ways (``parent``/``child``), found by sampling
   triples, so a walk out and straight back is recognised whichever of the two it takes.
 
@@ -25,6 +29,7 @@ import numpy as np
 
 from core.kg.store import KnowledgeGraph
 from core.kg.terms import is_literal_id
+from core.text import STOPWORDS, tokens, word_forms
 from core.textmodel import TextModel, text_model
 
 COMMENT_WEIGHT = 0.9  # a match with the documentation counts a little less than the name
@@ -35,6 +40,7 @@ CATEGORICAL_MAX = 12
 AFTER_SAMPLE = 24  # nodes of the previous role sampled for `reach_after`
 REACH_NODES = 48
 HAS_SAMPLE = 20  # nodes whose own relations describe their kind
+KIND_SHARE = 0.5  # a relation names what a role reaches when this share of its nodes has it
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,12 @@ class RelationSemantics:
         self.kinds = [kg.relation(r).object_kind for r in self.rel_ids]
         self.inverse = find_inverses(kg)
         self.walks_back = self._walks_back()
+        self.kind_forms = self._kind_forms()
+        # the forms of every content word of a relation name
+        self.label_forms = frozenset(
+            f for r in self.rel_ids for w in tokens(kg.label(r)) if w not in STOPWORDS
+            for f in word_forms(w)
+        )  # fmt: skip
         n = 2 * len(self.rel_ids)
         # (roles + 1)²: the share of nodes reached by the first role that can take the second
         self.follow_share = np.zeros((n + 1, n + 1))
@@ -126,6 +138,23 @@ class RelationSemantics:
             i, j = self.code[r1], self.code[r2]
             back[2 * i, 2 * j] = back[2 * i + 1, 2 * j + 1] = True
         return back
+
+    def _kind_forms(self) -> list[frozenset[str]]:
+        """Per role: the word forms (core.text.word_forms) of the label words that name what
+        it reaches — a head noun of a relation most of those nodes are objects of, a modifier
+        of one most of them are subjects of."""
+        n = 2 * len(self.rel_ids)
+        parts = [label_parts(self.kg.label(r)) for r in self.rel_ids]
+        out = []
+        for code in range(n):
+            forms: set[str] = set()
+            for nxt, share in self.kg.index.follow.get(code, {}).items():
+                if nxt < n and share >= KIND_SHARE:
+                    heads, modifiers = parts[nxt >> 1]
+                    for word in heads if nxt % 2 else modifiers:
+                        forms |= word_forms(word)
+            out.append(frozenset(forms))
+        return out
 
     # -- what relations reach --------------------------------------------------------------
     def _reach_vectors(self) -> np.ndarray:
@@ -215,6 +244,28 @@ class RelationSemantics:
             return True
         inv = self.inverse.get(a[0])
         return inv is not None and (inv, "in" if a[1] == "out" else "out") == b
+
+
+def label_parts(label: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A relation label's head nouns and the content words before them (its modifiers, in
+    English compound order): the word before "of" ("*place* of birth"; what follows "of" is
+    neither), else the last content word ("club *country*", "plays for *club*") that is not
+    a trailing participle ("*product* or *material* produced"); coordinated nouns are heads
+    together ("directed by" keeps "directed" as its head: there is nothing else)."""
+    words = tokens(label)
+    if "of" in words[1:]:
+        head_at = words.index("of", 1) - 1
+    else:
+        content = [i for i, w in enumerate(words) if w not in STOPWORDS]
+        nouns = [i for i in content if not words[i].endswith("ed")] or content
+        head_at = nouns[-1] if nouns else -1
+    if head_at < 0:
+        return (), ()
+    heads = [head_at]
+    while heads[-1] >= 2 and words[heads[-1] - 1] in ("or", "and"):
+        heads.append(heads[-1] - 2)
+    modifiers = tuple(w for w in words[: min(heads)] if w not in STOPWORDS)
+    return tuple(words[i] for i in sorted(heads)), modifiers
 
 
 def relation_names(kg: KnowledgeGraph, rel_id: str) -> RelationNames:
