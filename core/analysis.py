@@ -554,6 +554,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
             for rel_id, weight in lexicon.match(part).items():
                 r = sem.code[rel_id]
                 lexical[row, r] = max(lexical[row, r], LEX_BASE + (1 - LEX_BASE) * weight)
+    whole = _whole_names(qa, rows, sem, lexical)
     focus = next((row for row, i in enumerate(rows) if i == qa.answer.focus), None)
     if focus is not None:
         # the noun asked about names a relation only by its form ("which *league*"); by
@@ -574,7 +575,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     by_role = np.repeat(scores, 2, axis=1)
     for rel, inverse in sem.inverse.items():
         by_role[:, 2 * sem.code[rel] + 1] = scores[:, sem.code[inverse]]
-    if focus is not None and is_agent_noun(qa.words[rows[focus]]):
+    if focus is not None and focus not in whole and is_agent_noun(qa.words[rows[focus]]):
         _agent_focus(by_role, focus, lexical[focus], kg, sem)
     qa.explains = np.hstack([np.maximum(by_role, qa.reach), pad])
     qa.named = np.hstack([scores, pad])
@@ -585,6 +586,27 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     for rel, inverse in sem.inverse.items():
         by_form[:, 2 * sem.code[rel] + 1] = lexical[:, sem.code[inverse]]
     qa.role_lex = np.hstack([by_form, pad])
+
+
+def _whole_names(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
+                 lexical: np.ndarray) -> set[int]:  # fmt: skip
+    """A relation name of several words written out whole ("Canada: *official language*?")
+    names that relation with every one of its words: a modifier there is part of the name,
+    not a description of what has it (else walking out and back, to the countries that have
+    an official language, explains "official" better than the one hop), nor an agent noun
+    ("*headquarters* location" is not whoever headquarters). The rows so named."""
+    at = {i: row for row, i in enumerate(rows)}
+    named: set[int] = set()
+    words = qa.words
+    for r, phrase in sem.phrases:
+        n = len(phrase)
+        for start in range(len(words) - n + 1):
+            if tuple(words[start : start + n]) == phrase:
+                for i in range(start, start + n):
+                    if i in at:
+                        lexical[at[i], r] = 1.0
+                        named.add(at[i])
+    return named
 
 
 def _agent_focus(by_role: np.ndarray, row: int, lexical: np.ndarray, kg: KnowledgeGraph,

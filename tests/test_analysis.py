@@ -509,3 +509,25 @@ def test_a_modifier_of_a_relation_name_says_what_has_it(tmp_path: Path) -> None:
         assert engine.ask(question, kb="clubs").answer_labels == ["Rovers FC"], question
     trace = engine.ask("which country is the club that Tom Lowe manages in", kb="clubs")
     assert trace.answer_labels == ["England"]
+
+
+FIRMS = """\
+Acme Freight\theadquarters_location\tTokyo
+Bolt Labs\theadquarters_location\tTokyo
+Crest Media\theadquarters_location\tOslo
+Acme Freight\tindustry\tlogistics
+Bolt Labs\tindustry\tbiotech
+Crest Media\tindustry\tmedia
+Tokyo\tcountry\tJapan
+Oslo\tcountry\tNorway
+"""
+
+
+def test_a_relation_name_written_out_whole_names_it_with_every_word(tmp_path: Path) -> None:
+    """ "which headquarters location does X have": "headquarters" is part of the name, not a
+    description of the firms that have one (walking out and back to them) nor an agent noun."""
+    (tmp_path / "firms.tsv").write_text(FIRMS, encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "firms.tsv", name="firms")
+    trace = engine.ask("which headquarters location does Acme Freight have", kb="firms")
+    assert trace.answer_labels == ["Tokyo"]

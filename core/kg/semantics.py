@@ -79,6 +79,12 @@ class RelationSemantics:
         self.inverse = find_inverses(kg)
         self.walks_back = self._walks_back()
         self.kind_forms = self._kind_forms()
+        # the names of several words, as normalised tokens (core.analysis finds them written
+        # out whole in a question)
+        self.phrases = [
+            (i, tuple(words)) for i, r in enumerate(self.rel_ids)
+            if len(words := tokens(kg.label(r))) >= 2
+        ]  # fmt: skip
         # the forms of every content word of a relation name
         self.label_forms = frozenset(
             f for r in self.rel_ids for w in tokens(kg.label(r)) if w not in STOPWORDS
