@@ -238,10 +238,52 @@ def lexicon_for(kg: KnowledgeGraph) -> Lexicon:
 
 
 # -- the analysis ---------------------------------------------------------------------------
+_PRONOUNS = {"he": "", "she": "", "they": "", "it": "", "him": "", "them": "",
+             "his": "'s", "its": "'s", "their": "'s"}  # fmt: skip
+_DISLOCATED = re.compile(r"^(?P<topic>[^:\[\]]+?)\s*:\s*(?P<ask>[^:\[\]]+)$")
+
+
+def undislocate(question: str) -> str:
+    """A question whose topic stands first, before a colon ("Canada: official language?",
+    "X's club: who is the manager?", "X's dad's wife: what faith is she") read as one
+    sentence: a pronoun of the request stands for the topic, a request with a question word
+    asks about the topic, a bare request names what the topic has ("Canada's official
+    language?", "headquarters location of the parent of X?"). Left as written when the topic
+    has a question word itself ("when was Mission: Impossible released") or the request is
+    neither a question nor has a pronoun."""
+    m = _DISLOCATED.match(question.strip())
+    if not m:
+        return question
+    topic, ask = m["topic"].strip(), m["ask"].strip()
+    topic_words = [w.casefold() for w in re.findall(r"[\w']+", topic)]
+    ask_words = [w.casefold() for w in re.findall(r"[\w']+", ask)]
+    if not topic_words or not ask_words or set(topic_words) & _WH:
+        return question
+    pronoun = next((i for i, w in enumerate(ask_words) if w in _PRONOUNS), None)
+    if pronoun is None and not ask.endswith("?") and not set(ask_words) & _WH:
+        return question
+    inner = topic[0].lower() + topic[1:] if topic_words[0] in STOPWORDS else topic
+    possessive = inner + ("'" if inner.endswith("'") else "'s")
+    if pronoun is not None:
+        word = ask_words[pronoun]
+        stand_in = possessive if _PRONOUNS[word] else inner
+        return re.sub(rf"\b{word}\b", lambda _: stand_in, ask, count=1, flags=re.I)
+    if ask_words[0] in _WH:
+        if len(ask_words) == 1:
+            return f"{ask_words[0]} is {inner}?"
+        return re.sub(r"\s*\?*$", f" of {inner}?", ask, count=1)
+    if "of" in topic_words:  # "the X of Y's Z" would read Z as Y's
+        return re.sub(r"\s*\?*$", f" of {inner}?", ask, count=1)
+    return f"{possessive} {ask}"
+
+
 def analyse(question: str, kg: KnowledgeGraph) -> QuestionAnalysis:
-    """Entity mentions, relation words with their scores, the answer asked for, constraints."""
-    bracketed = [(m.start(), m.end()) for m in re.finditer(r"\[[^\]]+\]", question)]
-    clean = question.replace("[", " ").replace("]", " ")
+    """Entity mentions, relation words with their scores, the answer asked for, constraints.
+    A question written topic first ("Canada: official language?") is read as one sentence
+    (`undislocate`); `question` stays as asked."""
+    text = undislocate(question)
+    bracketed = [(m.start(), m.end()) for m in re.finditer(r"\[[^\]]+\]", text)]
+    clean = text.replace("[", " ").replace("]", " ")
     spans = _tokenize(clean)
     tokens = [clean[a:b] for a, b in spans]
     words = [_word(t) for t in tokens]

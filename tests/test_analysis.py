@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.agents.planner import Planner
-from core.analysis import analyse, explain
+from core.analysis import analyse, explain, undislocate
 from core.constraints import find_comparisons
 from core.engine import Engine
 from core.kg.semantics import label_parts, semantics_for
@@ -531,3 +531,28 @@ def test_a_relation_name_written_out_whole_names_it_with_every_word(tmp_path: Pa
     engine.workspace.import_file(tmp_path / "firms.tsv", name="firms")
     trace = engine.ask("which headquarters location does Acme Freight have", kb="firms")
     assert trace.answer_labels == ["Tokyo"]
+
+
+@pytest.mark.parametrize(
+    ("asked", "read"),
+    [
+        ("Canada: official language?", "Canada's official language?"),
+        ("X's club: who is the manager?", "who is the manager of X's club?"),
+        ("X's dad's wife: what faith is she", "what faith is X's dad's wife"),
+        ("a carpenter born in Mexico: who?", "who is a carpenter born in Mexico?"),
+        ("Y's owning group: where were its founders educated?",
+         "where were Y's owning group's founders educated?"),
+        ("The firm behind Z: which city is it in?", "which city is the firm behind Z in?"),
+        ("Parent of Z: headquarters location?", "headquarters location of Parent of Z?"),
+        ("when was Mission: Impossible released", "when was Mission: Impossible released"),
+        ("who directed [Star Wars: Episode IV]", "who directed [Star Wars: Episode IV]"),
+        ("Léa Gauthier: man or woman", "Léa Gauthier: man or woman"),
+    ],
+)  # fmt: skip
+def test_a_topic_written_first_is_read_as_one_sentence(asked: str, read: str) -> None:
+    assert undislocate(asked) == read
+
+
+def test_a_question_written_topic_first_is_answered(family) -> None:
+    assert answers(family, "Gus Ray: place of birth?") == ["Lyon"]
+    assert answers(family, "Ann Lee's spouse: what is his profession?") == ["doctor"]
