@@ -6,6 +6,8 @@ labels and English morphology.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from core.engine import Engine
@@ -137,3 +139,20 @@ def test_agent_noun_focus_does_not_add_hops(football_engine: Engine) -> None:
 def test_lower_case_constraint_entity(football_engine: Engine) -> None:
     trace = ask(football_engine, "which goalkeeper plays for Arsenal")
     assert trace.answer_labels == ["David Raya"]
+
+
+@pytest.mark.slow  # imports a dev KB of 12k triples
+def test_a_dead_end_after_a_judged_answer_falls_back_to_it(tmp_path) -> None:
+    """On the family dev KB "which country is Seville located in" scores 0.69 after one hop
+    (below the threshold), so the agent tries the ranked plan that walks on, which finds
+    nothing, and the step limit comes before a better plan. The run answers from the
+    best-judged complete plan, not "no answer" (the answer must not depend on whether a
+    failing longer plan was tried)."""
+    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "family" / "kb.tsv"
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="family")
+    trace = Engine(workspace).ask("could you say which country Seville is located in",
+                                  kb="family")  # fmt: skip
+    assert trace.answer_labels == ["Spain"]
+    assert "answered from step 1" in trace.stop_reason
+    assert [s.candidates for s in trace.steps][1:].count(0) >= 1  # it did walk on first

@@ -9,7 +9,7 @@ extended by one hop when a ranked plan continues it.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
@@ -24,7 +24,7 @@ from core.analysis import (
 )
 from core.kg.source import path_sparql
 from core.kg.store import KnowledgeGraph
-from core.loop import State
+from core.loop import Reading, State
 from core.trace import Action, Answer, Step
 from core.wkm.actions import STOP, path_keys
 from core.wkm.guide import Guide, with_stop
@@ -35,6 +35,19 @@ MIN_ANSWER_REWARD = 0.1  # below this the judge calls the path a guess: answer n
 DETOUR_REWARD = 0.5  # an uncued out-and-back detour below this answers another question
 EXTEND_MARGIN = 1.0  # a longer plan is walked on only if it scores this close to the current
 SWITCH_LOSS = 0.3  # after an empty query, another plan is tried only if it explains about as much
+
+
+@dataclass
+class JudgedAnswer:
+    """A complete plan's result as the judge scored it: what the run answers when every
+    step after it does worse (a longer plan that finds nothing, a dead end at the step
+    limit)."""
+
+    step: int
+    reward: float
+    frontier: dict
+    support: dict
+    reading: Reading
 
 
 @dataclass
@@ -50,6 +63,7 @@ class RulePlanRun:
     failed: set = field(default_factory=set)  # (anchor, hops) prefixes that found nothing
     last_action: Action | None = None
     why: dict = field(default_factory=dict)  # id(plan) -> what the trace shows of it
+    best: JudgedAnswer | None = None  # the best-judged complete plan so far
 
     @property
     def plan(self) -> Plan:
@@ -82,6 +96,7 @@ class RuleAgent:
             return None
         last = state.last_step  # the latest step, even when reasoning on a snapshot
         if last is not None and last.action is run.last_action:
+            self._remember(run, state, last)
             if last.error or last.candidates == 0:
                 return self._keep(run, self._next_plan(state, "the last query found nothing"))
         plan = run.plan
@@ -120,6 +135,33 @@ class RuleAgent:
     def started(self, state: State) -> bool:
         """Has this agent read and planned the question of this run yet?"""
         return self._state is state
+
+    @staticmethod
+    def _remember(run: RulePlanRun, state: State, last: Step) -> None:
+        """Keep the result of a plan just completed when the judge scores it best so far."""
+        plan = run.plan
+        complete = run.hop_i >= len(plan.hops) and run.part_i >= (
+            len(plan.constraints) + len(plan.filters))  # fmt: skip
+        best = run.best.reward if run.best else MIN_ANSWER_REWARD
+        if complete and last.candidates and not last.error and last.reward >= best:
+            run.best = JudgedAnswer(last.index, last.reward, dict(state.frontier),
+                                    dict(state.support), replace(state.reading))  # fmt: skip
+
+    def _fall_back(self, state: State, memory: list[Step]) -> float:
+        """When the run ends worse than a complete plan it judged before (nothing found after
+        it, or a lower reward), answer from that plan's state. The reward to trust."""
+        best = self._run.best if self._run is not None and self._state is state else None
+        final = memory[-1].reward if memory else 0.0
+        if best is None or not memory or memory[-1].index == best.step:
+            return final
+        if state.frontier and final >= best.reward:
+            return final
+        state.frontier, state.support, state.reading = best.frontier, best.support, best.reading
+        state.stop_reason = (
+            f"answered from step {best.step}, the best-judged complete plan (reward "
+            f"{best.reward:.2f}): the steps after it did worse"
+        )
+        return best.reward
 
     @staticmethod
     def _keep(run: RulePlanRun, action: Action | None) -> Action | None:
@@ -417,6 +459,7 @@ class RuleAgent:
         """Answers: the frontier, most supported first. The topic entities are left out when
         the plan asks for other things; otherwise the topic may answer (the spouse of X's
         husband is X) but ranks after every other candidate."""
+        reward = self._fall_back(state, memory)
         reading = state.reading
         anchors = {i for m in reading.used[1:] for i in m.ids}
         topic = {i for i in reading.used[0].ids} if reading.used else set()
@@ -428,18 +471,18 @@ class RuleAgent:
                 state.stop_reason = "the topic entity itself is the only thing the path reaches"
             candidates = others if others or asked else candidates
         # a stop the learned knowledge confirmed (`_guided_completion`) passes the gate too
-        trusted = memory and (memory[-1].reward >= MIN_ANSWER_REWARD or state.walk.knowledge_stop)
-        if trusted and not state.walk.knowledge_stop and memory[-1].reward < DETOUR_REWARD \
+        trusted = memory and (reward >= MIN_ANSWER_REWARD or state.walk.knowledge_stop)
+        if trusted and not state.walk.knowledge_stop and reward < DETOUR_REWARD \
                 and _uncued_detour(reading):  # fmt: skip
             state.stop_reason = (
                 "the path walks out and straight back over a relation the question does not "
-                f"ask about (reward {memory[-1].reward:.2f}): it answers another question"
+                f"ask about (reward {reward:.2f}): it answers another question"
             )
             return [], 0
         if not candidates or not trusted:
             if candidates and memory:
                 state.stop_reason = (
-                    f"the judge found the evidence insufficient (reward {memory[-1].reward:.2f} "
+                    f"the judge found the evidence insufficient (reward {reward:.2f} "
                     f"< {MIN_ANSWER_REWARD})"
                 )
             return [], 0
