@@ -53,21 +53,43 @@ def run_and_kill(home: Path, seed: int) -> tuple[list[int], str]:
     )
     watchdog = threading.Timer(90, proc.kill)  # never hang the suite
     watchdog.start()
+    # Both pipes are read to the end by threads: a loop that breaks out of `proc.stdout`
+    # leaves the lines it had already buffered behind, and `communicate` reads the raw pipe,
+    # so acknowledgements were lost to the check (seen once the stores sat on a RAM disk and
+    # the worker wrote faster)
     acked: list[int] = []
-    try:
+    reached = threading.Event()
+    errors: list[str] = []
+    finished: list[str] = []  # a "DONE" line: the worker ran to the end
+
+    def read_acks() -> None:
         for line in proc.stdout:
+            if line.startswith("DONE"):
+                finished.append(line)
             if line.startswith("ACK "):
                 acked.append(int(line.split()[1]))
                 if len(acked) >= kill_after:
-                    break
+                    reached.set()
+        reached.set()  # the end of the output: the worker stopped (early, if it did)
+
+    readers = [
+        threading.Thread(target=read_acks, daemon=True),
+        threading.Thread(target=lambda: errors.append(proc.stderr.read()), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+    try:
+        reached.wait(90)
         time.sleep(rng.uniform(0, 0.03))
         proc.send_signal(signal.SIGKILL)
-        rest, err = proc.communicate(timeout=30)
+        proc.wait(timeout=30)
+        for reader in readers:
+            reader.join(timeout=30)
     finally:
         watchdog.cancel()
-    acked += [int(line.split()[1]) for line in rest.splitlines() if line.startswith("ACK ")]
+    err = "".join(errors)
     assert proc.returncode == -signal.SIGKILL, f"worker was not killed mid-run:\n{err[-2000:]}"
-    assert "DONE" not in rest
+    assert not finished
     assert len(acked) >= kill_after, f"worker stopped early:\n{err[-2000:]}"
     return acked, err
 
