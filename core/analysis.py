@@ -268,12 +268,10 @@ def undislocate(question: str) -> str:
         word = ask_words[pronoun]
         stand_in = possessive if _PRONOUNS[word] else inner
         return re.sub(rf"\b{word}\b", lambda _: stand_in, ask, count=1, flags=re.I)
-    if ask_words[0] in _WH:
-        if len(ask_words) == 1:
-            return f"{ask_words[0]} is {inner}?"
-        return re.sub(r"\s*\?*$", f" of {inner}?", ask, count=1)
-    if "of" in topic_words:  # "the X of Y's Z" would read Z as Y's
-        return re.sub(r"\s*\?*$", f" of {inner}?", ask, count=1)
+    if ask_words[0] in _WH and len(ask_words) == 1:
+        return f"{ask_words[0]} is {inner}?"
+    if ask_words[0] in _WH or "of" in topic_words:  # "the X of Y's Z" would read Z as Y's
+        return f"{ask.rstrip('?').rstrip()} of {inner}?"
     return f"{possessive} {ask}"
 
 
@@ -640,11 +638,10 @@ def _whole_names(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
     at = {i: row for row, i in enumerate(rows)}
     named: set[int] = set()
     words = qa.words
-    for r, phrase in sem.phrases:
-        n = len(phrase)
-        for start in range(len(words) - n + 1):
-            if tuple(words[start : start + n]) == phrase:
-                for i in range(start, start + n):
+    for start, word in enumerate(words):
+        for r, phrase in sem.phrases.get(word, ()):  # the names that begin with this word
+            if tuple(words[start : start + len(phrase)]) == phrase:
+                for i in range(start, start + len(phrase)):
                     if i in at:
                         lexical[at[i], r] = 1.0
                         named.add(at[i])

@@ -547,6 +547,7 @@ def test_a_relation_name_written_out_whole_names_it_with_every_word(tmp_path: Pa
         ("when was Mission: Impossible released", "when was Mission: Impossible released"),
         ("who directed [Star Wars: Episode IV]", "who directed [Star Wars: Episode IV]"),
         ("Léa Gauthier: man or woman", "Léa Gauthier: man or woman"),
+        (r"C\1 Corp: who is the CEO?", r"who is the CEO of C\1 Corp?"),  # text, not a pattern
     ],
 )  # fmt: skip
 def test_a_topic_written_first_is_read_as_one_sentence(asked: str, read: str) -> None:

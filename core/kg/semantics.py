@@ -78,16 +78,17 @@ class RelationSemantics:
         self.kinds = [kg.relation(r).object_kind for r in self.rel_ids]
         self.inverse = find_inverses(kg)
         self.walks_back = self._walks_back()
-        self.kind_forms = self._kind_forms()
-        # the names of several words, as normalised tokens (core.analysis finds them written
-        # out whole in a question)
-        self.phrases = [
-            (i, tuple(words)) for i, r in enumerate(self.rel_ids)
-            if len(words := tokens(kg.label(r))) >= 2
-        ]  # fmt: skip
+        label_words = [tokens(kg.label(r)) for r in self.rel_ids]
+        self.kind_forms = self._kind_forms(label_words)
+        # the names of several words as normalised tokens, by their first word (core.analysis
+        # finds them written out whole in a question, on the hot path)
+        self.phrases: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        for i, words in enumerate(label_words):
+            if len(words) >= 2:
+                self.phrases.setdefault(words[0], []).append((i, tuple(words)))
         # the forms of every content word of a relation name
         self.label_forms = frozenset(
-            f for r in self.rel_ids for w in tokens(kg.label(r)) if w not in STOPWORDS
+            f for words in label_words for w in words if w not in STOPWORDS
             for f in word_forms(w)
         )  # fmt: skip
         n = 2 * len(self.rel_ids)
@@ -145,12 +146,12 @@ class RelationSemantics:
             back[2 * i, 2 * j] = back[2 * i + 1, 2 * j + 1] = True
         return back
 
-    def _kind_forms(self) -> list[frozenset[str]]:
+    def _kind_forms(self, label_words: list[list[str]]) -> list[frozenset[str]]:
         """Per role: the word forms (core.text.word_forms) of the label words that name what
         it reaches — a head noun of a relation most of those nodes are objects of, a modifier
         of one most of them are subjects of."""
         n = 2 * len(self.rel_ids)
-        parts = [label_parts(self.kg.label(r)) for r in self.rel_ids]
+        parts = [label_parts(words) for words in label_words]
         out = []
         for code in range(n):
             forms: set[str] = set()
@@ -252,13 +253,14 @@ class RelationSemantics:
         return inv is not None and (inv, "in" if a[1] == "out" else "out") == b
 
 
-def label_parts(label: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def label_parts(label: str | list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A relation label's head nouns and the content words before them (its modifiers, in
     English compound order): the word before "of" ("*place* of birth"; what follows "of" is
     neither), else the last content word ("club *country*", "plays for *club*") that is not
     a trailing participle ("*product* or *material* produced"); coordinated nouns are heads
-    together ("directed by" keeps "directed" as its head: there is nothing else)."""
-    words = tokens(label)
+    together ("directed by" keeps "directed" as its head: there is nothing else). The label
+    as text or as its tokens (core.text.tokens)."""
+    words = tokens(label) if isinstance(label, str) else label
     if "of" in words[1:]:
         head_at = words.index("of", 1) - 1
     else:

@@ -174,16 +174,14 @@ def import_documents(
     return Collection(collection, len(docs), len(rows))
 
 
-_PASSAGE_TYPES = ("VARCHAR",) * 5 + ("INTEGER",) * 2 + ("VARCHAR",)
-
-
 def _insert_passages(con, rows: list[tuple]) -> None:
-    """All rows in one statement, column by column (unnest zips the lists): twenty times
-    faster than executemany's row-by-row inserts (0.2 s against 4 s for 12k passages)."""
+    """All rows in one statement, column by column (unnest zips the lists; the table's own
+    column types convert them): twenty times faster than executemany's row-by-row inserts
+    (0.2 s against 4 s for 12k passages)."""
     if not rows:
         return
     columns = [list(c) for c in zip(*rows, strict=True)]
-    select = ", ".join(f"unnest(?::{t}[])" for t in _PASSAGE_TYPES)
+    select = ", ".join("unnest(?)" for _ in columns)
     con.execute(f"INSERT INTO passages SELECT {select}", columns)
 
 
