@@ -18,6 +18,7 @@ from core.engine import Engine
 from core.evaluate import SUMMARY_KEYS, evaluate, read_questions, write_details
 from core.kg.edits import EditConflict
 from core.kg.importer import KBFileError
+from core.kg.remote import MAX_TRIPLES
 from core.llm.client import LLMSettings
 from core.loop import LoopSettings
 from core.runs import RunPending
@@ -120,6 +121,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     imp.add_argument("--replace", action="store_true", help="replace a KB of the same name")
     imp.set_defaults(run=_import)
+
+    co = sub.add_parser("connect", help="register a remote SPARQL endpoint as a KB (read-only)")
+    co.add_argument("name", help="the KB's name (then --kb NAME)")
+    co.add_argument("--sparql", required=True, metavar="URL", help="SPARQL 1.1 query endpoint")
+    co.add_argument("--graph", default=None, metavar="IRI", help="read this named graph only")
+    co.add_argument("--label-predicate", action="append", default=None, metavar="IRI",
+                    help="predicate naming things (repeatable; default rdfs:label)")  # fmt: skip
+    co.add_argument("--timeout", type=float, default=10.0,
+                    help="seconds one request may take (default 10)")  # fmt: skip
+    co.add_argument("--max-triples", type=int, default=MAX_TRIPLES,
+                    help=f"largest endpoint to index (default {MAX_TRIPLES:,})")  # fmt: skip
+    co.add_argument("--refresh", action="store_true", help="read the endpoint again")
+    co.set_defaults(run=_connect)
 
     sq = sub.add_parser("sparql", help="read-only SPARQL over a KB")
     sq.add_argument("query")
@@ -352,6 +366,18 @@ def _import(engine: Engine, args) -> int:
     )
     if info.skipped_lines:
         print(f"skipped {info.skipped_lines} malformed lines", file=sys.stderr)
+    return 0
+
+
+def _connect(engine: Engine, args) -> int:
+    info = engine.workspace.connect(
+        args.name, args.sparql, graph=args.graph, label_predicates=args.label_predicate,
+        timeout_s=args.timeout, max_triples=args.max_triples, refresh=args.refresh,
+    )  # fmt: skip
+    print(
+        f"connected {info.name}: {info.source}; {info.triples:,} triples, {info.entities:,} "
+        f"entities, {info.relations} relations indexed ({info.import_seconds:.2f} s)"
+    )
     return 0
 
 

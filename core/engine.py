@@ -108,7 +108,10 @@ class Engine:
         from core.textmodel import sentence_model
 
         kg = self.kg(kb)
-        semantics_for(kg)
+        try:
+            semantics_for(kg)
+        except ConnectionError:  # a remote KB's endpoint is down: its first question says so
+            pass
         sentence_model()
         worker.warm()
         return kg
@@ -124,7 +127,13 @@ class Engine:
         """Yield each Step as it happens, then the Trace."""
         question = check_question(question)
         kg = self.kg(kb)
-        parts = compose(paradigm, kg, settings, self.context)
+        try:
+            parts = compose(paradigm, kg, settings, self.context)
+        except ConnectionError as exc:  # a remote KB's endpoint failed while parts were built
+            error = str(exc)
+            failed = Trace(question, paradigm, kg.name, stop_reason=f"agent failed: {error}",
+                           error=error)  # fmt: skip
+            return iter([failed])
         steps = run_loop(
             question,
             parts.agent,

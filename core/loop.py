@@ -199,7 +199,7 @@ def run_loop(
         except StopRun as stop:
             stop_reason = str(stop)
             step.reward_reason = f"not judged: {stop}"
-        except ValueError as exc:
+        except (ValueError, ConnectionError) as exc:  # a refused query, an endpoint fault
             step.error = str(exc)
             state.new = []
             step.reward, step.reward_reason = 0.0, "the query failed"

@@ -42,6 +42,15 @@ from core.kg.edits import (
     store_version,
 )
 from core.kg.importer import KBFileError, KBStream, kb_base_iri, stream_kb_file
+from core.kg.remote import (
+    MAX_TRIPLES,
+    Registration,
+    RemoteKnowledgeGraph,
+    derive_index,
+    is_remote,
+    read_registration,
+    write_registration,
+)
 from core.kg.store import KGIndex, KnowledgeGraph, build_index, ntriples_triples, save_index
 from core.kg.terms import is_literal_id
 from core.locks import LockTimeout, file_lock, try_file_lock
@@ -163,6 +172,11 @@ class Workspace:
         this or another process), so every question sees the current graph."""
         name = self.resolve(spec)
         kb_dir = self.kbs_dir / name
+        if is_remote(kb_dir):  # read over HTTP, never edited here: nothing to reopen
+            kg = self._open.get(name)
+            if kg is None:
+                kg = self._open[name] = RemoteKnowledgeGraph.open(kb_dir, name)
+            return kg
         log = self.edit_log(name)
         signature = log.signature()
         kg = self._open.get(name)
@@ -179,7 +193,53 @@ class Workspace:
     def editor(self, spec: str | None = None) -> KBEditor:
         """The editor of a KB (edits, undo/redo, history) over its current read view."""
         name = self.resolve(spec)
+        if is_remote(self.kbs_dir / name):
+            raise KBFileError(
+                f"{name!r} is a remote SPARQL endpoint, read-only here: edit its data at the "
+                "source (KnowLoop sends no SPARQL Update)"
+            )
         return KBEditor(self.kbs_dir / name, self.kg(name), self.edit_log(name))
+
+    def connect(self, name: str, url: str, *, graph: str | None = None,
+                label_predicates: list[str] | None = None, timeout_s: float = 10.0,
+                max_triples: int = MAX_TRIPLES, refresh: bool = False,
+                progress: Callable[[int], None] | None = None) -> KBInfo:  # fmt: skip
+        """Register a remote SPARQL endpoint as KB `name`: its index is derived from the
+        endpoint now (cached; `refresh` derives it again). Nothing is written unless the
+        endpoint answered whole."""
+        if not _NAME.match(name or ""):
+            raise KBFileError(f"invalid KB name {name!r}: use letters, digits, '.', '_' or '-'")
+        registration = Registration(url=url, graph=graph or None, timeout_s=timeout_s)
+        if label_predicates:
+            registration.label_predicates = list(label_predicates)
+        started = time.perf_counter()
+        with self._lock():
+            target = self.kbs_dir / name
+            if target.exists():
+                if not is_remote(target):
+                    raise KBFileError(f"a KB named {name!r} exists and is not a remote endpoint")
+                if not refresh and read_registration(target) != registration:
+                    raise KBFileError(
+                        f"{name!r} is registered with other settings; add --refresh to replace"
+                    )
+            self.kbs_dir.mkdir(parents=True, exist_ok=True)
+            with _staging_dir(self.kbs_dir, name) as tmp:
+                index = derive_index(registration, tmp, max_triples, progress)
+                write_registration(tmp, registration)
+                info = KBInfo(
+                    name=name, source=url + (f" <{graph}>" if graph else ""), sha256="",
+                    format="sparql endpoint", triples=index.n_triples,
+                    entities=sum(1 for node in index.roles if not is_literal_id(node)),
+                    relations=len(index.relations), skipped_lines=0,
+                    import_seconds=round(time.perf_counter() - started, 3),
+                    imported_at=time.time(),
+                )  # fmt: skip
+                (tmp / "meta.json").write_text(json.dumps(asdict(info), indent=2))
+                (tmp / EDIT_LOCK).touch()
+                _carry_questions(target, tmp)
+                self._open.pop(name, None)
+                _swap_in(tmp, target)
+        return info
 
     def edit_log(self, name: str) -> EditLog:
         """The edit log of KB `name` (kept per workspace: later reads parse only what was

@@ -44,6 +44,7 @@ def render_step(step: Step) -> None:
     render_decisions(step)
     render_knowledge(step)
     render_passages(step)
+    render_sent(step)
     if step.triples or action.kind in ("hop", "constrain", "neighbourhood"):
         render_triples(step.triples, truncated=step.truncated)
     render_calls(step)
@@ -159,6 +160,19 @@ def render_knowledge(step: Step) -> None:
                 pd.DataFrame(record["neighbours"])[["summary", "next_label", "sim"]],
                 hide_index=True,
             )
+
+
+def render_sent(step: Step) -> None:
+    """A remote KB's step: the SPARQL requests really sent to the endpoint, with its time."""
+    sent = step.action.details.get("sent")
+    if not sent:
+        return
+    title = (f"{plural(sent['requests'], 'SPARQL request')} to {sent['endpoint']} · "
+             f"{sent['ms']:,.0f} ms at the endpoint")  # fmt: skip
+    with st.expander(title):
+        st.dataframe(pd.DataFrame(sent["queries"]), hide_index=True)
+        if sent["requests"] > len(sent["queries"]):
+            st.caption(f"the first {len(sent['queries'])} shown")
 
 
 def render_passages(step: Step) -> None:

@@ -495,6 +495,12 @@ def main() -> None:
     kb = choose_kb()
     if kb is None:
         return
+    if workspace().kg(kb).remote:
+        st.info(
+            f"**{kb}** is a remote SPARQL endpoint, read-only here: edit its data at the source "
+            "(KnowLoop sends no SPARQL Update). Pick an imported KB to edit."
+        )
+        return
     render_header(kb)
     render_last()
     entity, queue, history = st.tabs(

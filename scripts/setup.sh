@@ -40,14 +40,21 @@ fi
 .venv/bin/python -m core model >/dev/null
 # With --with-browser (the test command): the browser test (tests/test_browser.py) drives
 # Debian's chromium through Playwright; the browsers `playwright install` would download cannot
-# be fetched here, so it is never run. The emoji font makes the page's 👍/👎 render.
-if [ "${1:-}" = "--with-browser" ] && [ ! -x /usr/bin/chromium ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji
-  else
-    echo "note: the browser test needs Debian's chromium at /usr/bin/chromium and is skipped" \
-      "without it; install it as root with:" >&2
-    echo "  apt-get update && apt-get install -y chromium fonts-noto-color-emoji" >&2
+# be fetched here, so it is never run. The emoji font makes the page's 👍/👎 render. The
+# remote-KB tests (tests/test_remote_kb.py) start a real Virtuoso server: Debian's package.
+if [ "${1:-}" = "--with-browser" ]; then
+  missing=""
+  [ -x /usr/bin/chromium ] || missing="chromium fonts-noto-color-emoji"
+  command -v virtuoso-t >/dev/null || missing="$missing virtuoso-opensource"
+  if [ -n "$missing" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      apt-get update -qq
+      # shellcheck disable=SC2086  # a list of package names
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
+    else
+      echo "note: the browser and remote-KB tests need Debian packages:$missing; they are" \
+        "skipped without them; install them as root with:" >&2
+      echo "  apt-get update && apt-get install -y$missing" >&2
+    fi
   fi
 fi

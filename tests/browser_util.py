@@ -8,7 +8,6 @@ installs Debian's `chromium` and the test drives /usr/bin/chromium.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,8 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from tests.processes import free_port, stop
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -51,12 +52,6 @@ LOCAL_PREFIXES = (
 REPO = Path(__file__).resolve().parents[1]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def streamlit_command(port: int) -> list[str]:
     """`streamlit run streamlit_app.py` on 127.0.0.1:port, headless, no file watcher."""
     return [
@@ -83,12 +78,7 @@ def streamlit_app(home: Path, log_path: Path, timeout_s: float = 60) -> Iterator
             wait_healthy(base, proc, timeout_s, log_path)
             yield base
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)
 
 
 def wait_healthy(base: str, proc: subprocess.Popen, timeout_s: float, log_path: Path) -> None:

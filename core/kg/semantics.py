@@ -211,8 +211,9 @@ class RelationSemantics:
         if vec is None:
             rel, direction = self.rel_ids[code >> 1], "out" if code % 2 == 0 else "in"
             nodes: list[str] = []
-            for node in self.kg.index.reach.get(prev, ())[:AFTER_SAMPLE]:
-                nodes += self.kg.edges(node, rel, direction, limit=3)
+            sample = self.kg.index.reach.get(prev, ())[:AFTER_SAMPLE]
+            for reached in self.kg.edges_from(sample, rel, direction, limit=3).values():
+                nodes += reached
             nodes = list(dict.fromkeys(nodes))[:REACH_NODES]
             vec = self._mixed(nodes, code)
             self._after[key] = vec
@@ -317,11 +318,14 @@ def find_inverses(kg: KnowledgeGraph) -> dict[str, str]:
     entity_rels = [r for r in index.rel_ids if kg.relation(r).object_kind == "entity"]
     for r1 in entity_rels:
         subjects = index.reach.get(index.rel_ids.index(r1) * 2 + 1, ())[:INVERSE_SAMPLE]
-        pairs = [(s, o) for s in subjects for o in kg.edges(s, r1, "out", limit=2)]
+        reached = kg.edges_from(subjects, r1, "out", limit=2)  # one request on a remote KB
+        pairs = [(s, o) for s in subjects for o in reached.get(s, ())]
         if len(pairs) < 3:
             continue
+        objects = list(dict.fromkeys(o for _, o in pairs))
         for r2 in entity_rels:
-            hits = sum(1 for s, o in pairs if s in kg.edges(o, r2, "out"))
+            back = kg.edges_from(objects, r2, "out")
+            hits = sum(1 for s, o in pairs if s in back.get(o, ()))
             if hits >= INVERSE_SHARE * len(pairs):
                 out[r1] = r2
                 break

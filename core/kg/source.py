@@ -7,6 +7,8 @@ in the trace is the equivalent whole-path SPARQL from the topic entity, runnable
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from core.kg.store import KnowledgeGraph
 from core.loop import Retrieval, State
 from core.trace import Action, Triple
@@ -24,6 +26,15 @@ class KGSource:
         self.name = f"kg:{kg.name}"
 
     def execute(self, action: Action, state: State) -> Retrieval:
+        endpoint = getattr(self.kg, "endpoint", None)
+        if endpoint is None:
+            return self._run(action, state)
+        try:
+            return self._run(action, state)
+        finally:  # what was sent to a remote KB since the last step (planning included)
+            action.details["sent"] = sent_summary(endpoint.url, endpoint.drain())
+
+    def _run(self, action: Action, state: State) -> Retrieval:
         if action.kind == "hop":
             return self._hop(action, state)
         if action.kind == "constrain":
@@ -48,10 +59,11 @@ class KGSource:
         support: dict[str, int] = {}
         triples: list[Triple] = []
         truncated = False
+        reached = self.kg.edges_from(p["from"], rel, direction)
         for node in p["from"]:
             chain = state.frontier.get(node, [])
             weight = state.support.get(node, 1)
-            for other in self.kg.edges(node, rel, direction):
+            for other in reached.get(node, ()):
                 if other == topic:  # paths never come back to the topic entity
                     continue
                 t = (
@@ -112,8 +124,8 @@ class KGSource:
         rel = p["relation"]
         comparison = Comparison(**p["comparison"])
         values: dict[str, tuple[float, str]] = {}
-        for node in state.frontier:
-            for lit in self.kg.edges(node, rel, "out"):
+        for node, literals in self.kg.edges_from(state.frontier, rel, "out").items():
+            for lit in literals:
                 number = literal_number(lit)
                 if number is not None:
                     values.setdefault(node, (number, lit))
@@ -203,6 +215,19 @@ class KGSource:
             support={n: 1 for n in frontier},
             truncated=len(triples) >= limit,
         )
+
+
+SHOWN_QUERIES = 20  # requests a step's trace lists in full (all are counted and timed)
+
+
+def sent_summary(url: str, sent: list) -> dict:
+    """The requests one step sent to a remote endpoint, as the trace shows them."""
+    return {
+        "endpoint": url,
+        "requests": len(sent),
+        "ms": round(sum(q.ms for q in sent), 1),
+        "queries": [asdict(q) for q in sent[:SHOWN_QUERIES]],
+    }
 
 
 def path_sparql(anchor: str, hops: list[tuple[str, str]], constraints=(), filters=(),

@@ -8,10 +8,12 @@ beside it, so a cold start opens 129k triples in milliseconds instead of re-pars
 from __future__ import annotations
 
 import bisect
+import heapq
 import itertools
 import os
 import pickle
 import time
+import zlib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -39,7 +41,7 @@ from core.trace import Triple
 from core.worker import MEMORY_MB
 
 _READ_ATTEMPTS = 4  # a read that meets a compacted-away file: reopen and retry
-INDEX_VERSION = 5
+INDEX_VERSION = 6  # 6: derived the same whatever the order of the triples
 # where a store records the edit version it is at (a named graph, outside the KB's data)
 META_GRAPH = "<urn:knowloop:meta>"
 META_SUBJECT = "<urn:knowloop:kb>"
@@ -228,7 +230,6 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
     degree: dict[str, int] = {}
     comments: dict[str, str] = {}
     classes: dict[str, list[str]] = defaultdict(list)
-    pools: dict[int, list[str]] = defaultdict(list)  # role code -> first nodes it reached
     few_values: dict[int, tuple[str, ...] | None] = {}  # relation -> its objects while few
     seen: dict[int, int] = {}
     schema = _SCHEMA_IDS
@@ -257,10 +258,6 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
         rel_kinds[pid]["entity" if oid[0] != '"' else _object_kind(oid)] += 1
         roles[sid].add(i * 2)
         roles[oid].add(i * 2 + 1)
-        if len(pool := pools[i * 2]) < _REACH_POOL and (not pool or pool[-1] != oid):
-            pool.append(oid)
-        if len(pool := pools[i * 2 + 1]) < _REACH_POOL and (not pool or pool[-1] != sid):
-            pool.append(sid)
         values = few_values.get(i, ())
         if values is not None:
             if oid not in values:
@@ -269,6 +266,18 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
         degree[sid] = degree.get(sid, 0) + 1
         degree[oid] = degree.get(oid, 0) + 1
 
+    # The index is a function of the set of triples, not of their order (a file and a SPARQL
+    # endpoint serving the same KB answer the same): relations in label order, codes remapped.
+    first_seen = list(rel_index)
+    rel_ids = sorted(first_seen, key=lambda r: (labels.get(r) or humanize(local_name(r[1:-1])), r))
+    new_index = {pid: k for k, pid in enumerate(rel_ids)}
+    remap = [new_index[pid] for pid in first_seen]  # old relation number -> new
+    for node, codes in roles.items():
+        roles[node] = {remap[c >> 1] * 2 + (c & 1) for c in codes}
+    few_values = {remap[i]: v for i, v in few_values.items()}
+    seen = {remap[i]: v for i, v in seen.items()}
+    rel_index = new_index
+
     # Nodes that play the same set of roles behave alike: count role sets, not nodes.
     signatures = Counter(tuple(sorted(codes)) for codes in roles.values())
     players: Counter[int] = Counter()
@@ -276,7 +285,6 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
         for code in signature:
             players[code] += count
 
-    rel_ids = sorted(rel_index, key=rel_index.get)
     relations = {}
     for pid in rel_ids:
         label = labels.get(pid) or humanize(local_name(pid[1:-1]))
@@ -284,7 +292,7 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
         relations[pid] = RelationInfo(
             id=pid,
             label=label,
-            aliases=tuple(aliases.get(pid, ())),
+            aliases=tuple(sorted(aliases.get(pid, ()))),
             count=rel_count[pid],
             n_subjects=players[rel_index[pid] * 2],
             n_objects=players[rel_index[pid] * 2 + 1],
@@ -318,10 +326,23 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
         if node not in roles and node not in relations:
             entity_labels[node] = label
             by_norm[normalize(label)].append(node)
-    reach = {
-        code: tuple(sorted(dict.fromkeys(pool), key=lambda x: -degree.get(x, 0))[:REACH_SAMPLE])
-        for code, pool in pools.items()
-    }
+    # What each role reaches: a pseudo-random pool of the nodes it reaches (by a hash of their
+    # names, so the same whatever the order of the triples), best connected first.
+    members: dict[int, list[str]] = defaultdict(list)
+    for node, codes in roles.items():
+        for code in codes:
+            members[code ^ 1].append(node)
+
+    def name_hash(node: str) -> tuple[int, str, str]:
+        name = labels.get(node) or node
+        return zlib.crc32(name.encode()), name, node
+
+    reach = {}
+    for code, nodes in members.items():
+        few = len(nodes) <= _REACH_POOL
+        pool = nodes if few else heapq.nsmallest(_REACH_POOL, nodes, name_hash)
+        pool.sort(key=lambda x: (-degree[x], labels.get(x) or x))
+        reach[code] = tuple(pool[:REACH_SAMPLE])
     # (distinct objects, triples) of relations with few objects: a categorical attribute
     distinct = {2 * i: (len(v), seen[i]) for i, v in few_values.items() if v is not None}
     return KGIndex(
@@ -336,7 +357,7 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
         reach=reach,
         reach_distinct=distinct,
         comments={r: c for r, c in comments.items() if r in relations},
-        classes={k: tuple(v) for k, v in classes.items()},
+        classes={k: tuple(sorted(v)) for k, v in classes.items()},
     )
 
 
@@ -373,6 +394,8 @@ def _fallback_label(node_id: str) -> str:
 
 class KnowledgeGraph:
     """An opened KB: the Oxigraph store, its index and the reads the engine needs."""
+
+    remote = False  # a SPARQL endpoint's KB (core.kg.remote): read-only, read over HTTP
 
     def __init__(self, name: str, store: ox.Store, index: KGIndex, path: Path | None = None):
         self.name = name
@@ -508,6 +531,11 @@ class KnowledgeGraph:
             return []
         quads = self._quads(*pattern, limit)
         return [str(q.object if direction == "out" else q.subject) for q in quads]
+
+    def edges_from(self, nodes: Iterable[str], rel_id: str, direction: Direction,
+                   limit: int | None = None) -> dict[str, list[str]]:  # fmt: skip
+        """`edges` of many nodes at once (a remote KB sends one request per batch)."""
+        return {node: self.edges(node, rel_id, direction, limit) for node in nodes}
 
     def holds(self, s: str, p: str, o: str) -> bool:
         """Is this exact triple in the store now (evidence re-checked after edits)?"""
