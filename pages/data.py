@@ -65,6 +65,39 @@ def replace_box(exists: bool, what: str, name: str, key: str, note: str = "") ->
     return st.checkbox(f"Replace the existing {what} “{md(name)}”{note}", key=key)
 
 
+# -- remote SPARQL endpoint ------------------------------------------------------------------
+def render_connect(ws: Workspace) -> None:
+    st.caption(
+        "A knowledge graph that lives in a SPARQL server (Virtuoso, Oxigraph, Fuseki, …): it is "
+        "read once to build the index, then queried live; read-only here."
+    )
+    name = st.text_input("Name", key="data_sparql_name").strip()
+    url = st.text_input("SPARQL endpoint URL", key="data_sparql_url",
+                        placeholder="http://127.0.0.1:8890/sparql").strip()  # fmt: skip
+    graph = st.text_input("Named graph (optional)", key="data_sparql_graph").strip()
+    labels = st.text_area(
+        "Label predicates (optional, one IRI per line; default rdfs:label)",
+        key="data_sparql_labels", height=68,
+    )  # fmt: skip
+    exists = bool(name) and name in ws.kb_names()
+    refresh = replace_box(exists, "KB", name, "data_sparql_refresh", " (read the endpoint again)")
+    ready = bool(name and url) and refresh
+    if st.button("Connect", key="data_sparql_connect", type="primary", disabled=not ready):
+        predicates = [line.strip() for line in labels.splitlines() if line.strip()]
+        try:
+            with st.spinner(f"Reading {url} once…"):
+                info = ws.connect(name, url, graph=graph or None,
+                                  label_predicates=predicates or None, refresh=exists)  # fmt: skip
+        except REFUSED as exc:
+            st.error(f"Nothing connected: {exc}")
+            return
+        st.session_state[KB_KEY] = name
+        flash("success", f"Connected “{info.name}”: {info.triples:,} triples, "
+                         f"{info.entities:,} entities, {info.relations} relations indexed "
+                         f"in {info.import_seconds:.1f} s.")  # fmt: skip
+        st.rerun()
+
+
 # -- KB --------------------------------------------------------------------------------------
 def render_kb_import(ws: Workspace) -> None:
     file = st.file_uploader(
@@ -291,9 +324,13 @@ def main() -> None:
         "`knowloop table`, `knowloop docs`). Nothing changes until an import succeeds."
     )
     ws = workspace()
-    kb_tab, table_tab, docs_tab = st.tabs(["Knowledge graph", "Table", "Documents"])
+    kb_tab, sparql_tab, table_tab, docs_tab = st.tabs(
+        ["Knowledge graph", "SPARQL endpoint", "Table", "Documents"]
+    )
     with kb_tab:
         render_kb_import(ws)
+    with sparql_tab:
+        render_connect(ws)
     with table_tab:
         render_table_import(ws.root)
     with docs_tab:

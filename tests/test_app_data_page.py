@@ -196,3 +196,15 @@ def test_a_wrong_table_extension_is_refused(home: Path) -> None:
     assert texts(at.error) == [
         "Nothing imported: sheet.xlsx: a table must be .csv or .tsv or .parquet, not .xlsx"
     ]
+
+
+def test_a_sparql_endpoint_that_does_not_answer_is_refused_and_adds_nothing(home: Path) -> None:
+    from tests.processes import free_port
+
+    at = open_page()
+    assert at.button(key="data_sparql_connect").disabled  # no name, no URL yet
+    at.text_input(key="data_sparql_name").input("remote")
+    at.text_input(key="data_sparql_url").input(f"http://127.0.0.1:{free_port()}/sparql")
+    at = click(run(at), "data_sparql_connect")
+    assert any(e.startswith("Nothing connected: cannot reach") for e in texts(at.error))
+    assert Workspace(home).kb_names() == ["football"]

@@ -34,13 +34,14 @@ def test_every_paradigm_on_a_remote_kb_and_the_editor_refuses(
         metaqa_home / "kbs" / "metaqa" / "store", tmp_path / "movies.nt", kb_base_iri("metaqa")
     )
     with servers.oxigraph_server(served, tmp_path) as url:
-        Workspace(home).connect("movies-remote", url)
         with streamlit_app(home, ARTIFACTS / "remote-streamlit.log") as base, \
                 sync_api.sync_playwright() as p:  # fmt: skip
             browser = launch_chromium(p)
             try:
                 page = browser.new_page(viewport={"width": 1500, "height": 2000})
                 page.set_default_timeout(60_000)
+                connect_on_the_data_page(page, base, url)
+                assert "movies-remote" in Workspace(home).kb_names()
                 page.goto(f"{base}/?kb=movies-remote")
                 expect(page.get_by_role("heading", name="Ask")).to_be_visible()
                 wait_idle(page, 60_000)
@@ -56,3 +57,29 @@ def test_every_paradigm_on_a_remote_kb_and_the_editor_refuses(
                 page.screenshot(path=str(ARTIFACTS / "remote-editor.png"), full_page=True)
             finally:
                 browser.close()
+
+
+def connect_on_the_data_page(page, base: str, url: str) -> None:
+    """Data page → "SPARQL endpoint": a dead URL is refused with its reason, nothing added;
+    the server's URL connects and the KB is listed."""
+    page.goto(f"{base}/data")
+    expect(page.get_by_role("heading", name="Data")).to_be_visible()
+    wait_idle(page, 60_000)
+    page.get_by_role("tab", name="SPARQL endpoint").click()
+    type_in(page, "Name", "movies-remote")
+    type_in(page, "SPARQL endpoint URL", "http://127.0.0.1:9/sparql")
+    page.get_by_role("button", name="Connect", exact=True).click()
+    expect(page.get_by_text("Nothing connected: cannot reach")).to_be_visible()
+    type_in(page, "SPARQL endpoint URL", url)
+    page.get_by_role("button", name="Connect", exact=True).click()
+    expect(page.get_by_text("Connected “movies-remote”")).to_be_visible(timeout=120_000)
+    wait_idle(page, 60_000)
+    page.screenshot(path=str(ARTIFACTS / "remote-connect.png"), full_page=True)
+
+
+def type_in(page, label: str, text: str) -> None:
+    """Fill a text box and commit it (Streamlit reads a text input on Enter or blur)."""
+    box = page.get_by_label(label, exact=True)
+    box.fill(text)
+    box.press("Enter")
+    wait_idle(page, 30_000)
