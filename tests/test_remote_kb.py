@@ -79,6 +79,25 @@ def test_bad_urls_and_unreachable_endpoints_are_one_clear_line(tmp_path: Path) -
         ws.connect("../up", f"http://127.0.0.1:{port}/sparql")
 
 
+def test_each_thread_sees_only_the_requests_it_sent() -> None:
+    """One opened remote KB serves every session of the app: a run's trace lists its own."""
+    endpoint = Endpoint(f"http://127.0.0.1:{free_port()}/sparql", timeout_s=2)
+    seen: dict[str, list[str]] = {}
+
+    def ask(name: str) -> None:
+        with pytest.raises(EndpointError):
+            endpoint.select(f"ASK {{ <urn:{name}> ?p ?o }}")
+        seen[name] = [q.query for q in endpoint.drain()]
+
+    threads = [threading.Thread(target=ask, args=(n,)) for n in ("a", "b")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == {n: [f"ASK {{ <urn:{n}> ?p ?o }}"] for n in ("a", "b")}
+    assert endpoint.drain() == []
+
+
 # -- the servers ----------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def served_file(metaqa_home: Path, tmp_path_factory) -> Path:

@@ -13,6 +13,7 @@ endpoint's owner (SPARQL Update is not sent).
 from __future__ import annotations
 
 import json
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -77,7 +78,9 @@ class Endpoint:
         if parsed.scheme not in ("http", "https") or not parsed.netloc:
             raise EndpointError(f"not an http(s) SPARQL endpoint URL: {url!r}")
         self.url, self.graph, self.timeout_s = url, graph, timeout_s
-        self.sent: list[SentQuery] = []  # drained by whoever shows them (KGSource, the CLI)
+        # what this thread sent, drained by whoever shows it (KGSource): one opened KB serves
+        # every session of the app, and each run's trace lists its own requests only
+        self._local = threading.local()
 
     def select(
         self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None
@@ -94,8 +97,14 @@ class Endpoint:
         self.sent.append(SentQuery(query, _ms(started), len(rows)))
         return variables, rows, truncated
 
+    @property
+    def sent(self) -> list[SentQuery]:
+        if not hasattr(self._local, "sent"):
+            self._local.sent = []
+        return self._local.sent
+
     def drain(self) -> list[SentQuery]:
-        sent, self.sent = self.sent, []
+        sent, self._local.sent = self.sent, []
         return sent
 
     def _post(self, query: str, timeout_s: float) -> dict:
@@ -173,6 +182,10 @@ def _term_id(term: dict) -> str:
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)
+
+
+def _nameable(term_id: str) -> bool:
+    return not term_id.startswith("_:")
 
 
 def _id(term_id: str) -> str:
@@ -258,8 +271,9 @@ class RemoteKnowledgeGraph(KnowledgeGraph):
 
     def edges_from(self, nodes: Iterable[str], rel_id: str, direction: Direction,
                    limit: int | None = None) -> dict[str, list[str]]:  # fmt: skip
-        """Neighbours of many nodes over one relation: one request per BATCH nodes."""
-        nodes = [n for n in nodes if direction == "in" or not n.startswith('"')]
+        """Neighbours of many nodes over one relation: one request per BATCH nodes. Blank
+        nodes cannot be named in a query (their labels are the endpoint's, per answer)."""
+        nodes = [n for n in nodes if _nameable(n) and (direction == "in" or n[0] != '"')]
         out: dict[str, list[str]] = {}
         cap = min(limit, EDGE_ROWS) if limit is not None and len(nodes) == 1 else EDGE_ROWS
         for i in range(0, len(nodes), BATCH):
@@ -275,12 +289,12 @@ class RemoteKnowledgeGraph(KnowledgeGraph):
         return out
 
     def holds(self, s: str, p: str, o: str) -> bool:
-        if s.startswith('"'):
+        if s.startswith('"') or not (_nameable(s) and _nameable(o)):
             return False
         return self._ask(f"ASK {{ {_id(s)} {_id(p)} {_id(o)} }}")
 
     def has_edge(self, node_id: str, rel_id: str, direction: Direction) -> bool:
-        if direction == "out" and node_id.startswith('"'):
+        if (direction == "out" and node_id.startswith('"')) or not _nameable(node_id):
             return False
         pattern = f"{node_id} {rel_id} ?x" if direction == "out" else f"?x {rel_id} {node_id}"
         return self._ask(f"ASK {{ {pattern} }}")
