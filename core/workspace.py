@@ -218,28 +218,35 @@ class Workspace:
             if target.exists():
                 if not is_remote(target):
                     raise KBFileError(f"a KB named {name!r} exists and is not a remote endpoint")
-                if not refresh and read_registration(target) != registration:
-                    raise KBFileError(
-                        f"{name!r} is registered with other settings; add --refresh to replace"
-                    )
+                if not refresh:
+                    if read_registration(target) != registration:
+                        raise KBFileError(
+                            f"{name!r} is registered with other settings; add --refresh to "
+                            "replace"
+                        )
+                    return self.kb_info(name)  # the same endpoint: its index is cached
             self.kbs_dir.mkdir(parents=True, exist_ok=True)
             with _staging_dir(self.kbs_dir, name) as tmp:
                 index = derive_index(registration, tmp, max_triples, progress)
                 write_registration(tmp, registration)
                 info = KBInfo(
                     name=name, source=url + (f" <{graph}>" if graph else ""), sha256="",
-                    format="sparql endpoint", triples=index.n_triples,
-                    entities=sum(1 for node in index.roles if not is_literal_id(node)),
-                    relations=len(index.relations), skipped_lines=0,
+                    format="sparql endpoint", **_index_counts(index), skipped_lines=0,
                     import_seconds=round(time.perf_counter() - started, 3),
                     imported_at=time.time(),
                 )  # fmt: skip
-                (tmp / "meta.json").write_text(json.dumps(asdict(info), indent=2))
-                (tmp / EDIT_LOCK).touch()
-                _carry_questions(target, tmp)
-                self._open.pop(name, None)
-                _swap_in(tmp, target)
+                self._install(tmp, target, info)
         return info
+
+    def _install(self, staged: Path, target: Path, info: KBInfo) -> None:
+        """Put a KB built in `staged` in place of `target` in one rename (imports, connects):
+        its meta.json, its edit lock (so opening it to read never creates a file), the
+        question files kept with the KB it replaces."""
+        (staged / "meta.json").write_text(json.dumps(asdict(info), indent=2))
+        (staged / EDIT_LOCK).touch()
+        _carry_questions(target, staged)
+        self._open.pop(info.name, None)
+        _swap_in(staged, target)
 
     def edit_log(self, name: str) -> EditLog:
         """The edit log of KB `name` (kept per workspace: later reads parse only what was
@@ -316,19 +323,12 @@ class Workspace:
                         source=source or str(path.resolve()),
                         sha256=digest,
                         format=parsed.format,
-                        # counted on the index, so labels and schema triples are not data
-                        triples=index.n_triples,
-                        entities=sum(1 for node in index.roles if not is_literal_id(node)),
-                        relations=len(index.relations),
+                        **_index_counts(index),
                         skipped_lines=parsed.n_skipped,
                         import_seconds=round(time.perf_counter() - started, 3),
                         imported_at=time.time(),
                     )
-                    (tmp / "meta.json").write_text(json.dumps(asdict(info), indent=2))
-                    (tmp / EDIT_LOCK).touch()  # so opening the KB to read never creates a file
-                    _carry_questions(target, tmp)
-                    self._open.pop(name, None)
-                    _swap_in(tmp, target)
+                    self._install(tmp, target, info)
             except BaseException:
                 if created:  # leave the workspace exactly as it was
                     shutil.rmtree(self.kbs_dir, ignore_errors=True)
@@ -557,6 +557,15 @@ def _load_and_index(
     save_index(index, kb_dir / "index.pickle")
     del store  # release RocksDB's lock before the directory is renamed into place
     return index
+
+
+def _index_counts(index: KGIndex) -> dict[str, int]:
+    """What meta.json counts, read off the index (so labels and schema triples are not data)."""
+    return {
+        "triples": index.n_triples,
+        "entities": sum(1 for node in index.roles if not is_literal_id(node)),
+        "relations": len(index.relations),
+    }
 
 
 def file_sha256(path: Path) -> str:

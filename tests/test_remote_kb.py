@@ -158,6 +158,8 @@ def test_connect_indexes_the_endpoint_like_an_import(remote_engine: Engine, meta
     with pytest.raises(KBFileError, match="--refresh"):
         ws.connect("ox", ws.kg("ox").endpoint.url, graph=GRAPH)
     assert json.loads((ws.kbs_dir / "ox" / REMOTE_FILE).read_text())["graph"] is None
+    # the same settings again: the cached index, the endpoint is not read again
+    assert ws.connect("ox", ws.kg("ox").endpoint.url) == ws.kb_info("ox")
 
 
 @pytest.mark.slow

@@ -188,11 +188,6 @@ def _nameable(term_id: str) -> bool:
     return not term_id.startswith("_:")
 
 
-def _id(term_id: str) -> str:
-    """A term id as SPARQL text: IRIs and literals are written as N-Triples already."""
-    return term_id
-
-
 # -- reading the endpoint's triples (connect, refresh) ---------------------------------------
 def endpoint_triples(
     endpoint: Endpoint,
@@ -278,7 +273,7 @@ class RemoteKnowledgeGraph(KnowledgeGraph):
         cap = min(limit, EDGE_ROWS) if limit is not None and len(nodes) == 1 else EDGE_ROWS
         for i in range(0, len(nodes), BATCH):
             chunk = nodes[i : i + BATCH]
-            values = " ".join(_id(n) for n in chunk)
+            values = " ".join(chunk)  # N-Triples ids are SPARQL terms as they are
             pattern = f"?n {rel_id} ?x" if direction == "out" else f"?x {rel_id} ?n"
             query = f"SELECT ?n ?x WHERE {{ VALUES ?n {{ {values} }} {pattern} }} LIMIT {cap}"
             _, rows, _ = self.endpoint.select(query)
@@ -291,7 +286,7 @@ class RemoteKnowledgeGraph(KnowledgeGraph):
     def holds(self, s: str, p: str, o: str) -> bool:
         if s.startswith('"') or not (_nameable(s) and _nameable(o)):
             return False
-        return self._ask(f"ASK {{ {_id(s)} {_id(p)} {_id(o)} }}")
+        return self._ask(f"ASK {{ {s} {p} {o} }}")
 
     def has_edge(self, node_id: str, rel_id: str, direction: Direction) -> bool:
         if (direction == "out" and node_id.startswith('"')) or not _nameable(node_id):
@@ -307,7 +302,7 @@ class RemoteKnowledgeGraph(KnowledgeGraph):
                memory_mb: int = 0, wanted: Callable[[], bool] | None = None):  # fmt: skip
         """A typed or generated query: the local guard first, then sent with the time limit;
         rows past `max_rows` are cut (and the answer marked truncated)."""
-        from core.kg.sparql_guard import QueryRefused, SparqlResult, check_query
+        from core.kg.sparql_guard import QueryRefused, SparqlResult, check_query, display_term
 
         if timeout_s <= 0 or max_rows < 0:
             raise ValueError("timeout_s must be > 0 and max_rows >= 0")
@@ -324,18 +319,12 @@ class RemoteKnowledgeGraph(KnowledgeGraph):
         terms = [[None if t is None else term_from_id(t) for t in row] for row in rows]
         if kind == "ask":
             columns = []
-        display = [[None if t is None else _display(t) for t in row] for row in terms]
+        display = [[display_term(t) for t in row] for row in terms]
         return SparqlResult(kind, columns, display, terms, truncated,
                             (time.monotonic() - started) * 1000.0)  # fmt: skip
 
     def stats(self) -> dict[str, Any]:
         return {**super().stats(), "endpoint": self.endpoint.url}
-
-
-def _display(term) -> str:
-    if isinstance(term, ox.BlankNode):
-        return "_:" + term.value
-    return term.value
 
 
 # -- registration -----------------------------------------------------------------------------

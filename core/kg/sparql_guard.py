@@ -39,7 +39,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 from core import worker
 from core.worker import MEMORY_MB, LimitExceeded, Limits, WorkerFault
 
-__all__ = ["QueryRefused", "SparqlResult", "check_query", "run_readonly"]
+__all__ = ["QueryRefused", "SparqlResult", "check_query", "display_term", "run_readonly"]
 
 _FORMS = {
     "SelectQuery": "select",
@@ -172,7 +172,7 @@ def run_readonly(
             raise QueryRefused(_one_line(f"the store rejected the query: {exc}")) from None
     if kind == "ask":
         terms = [[_boolean(terms[0][0])]]
-    rows = [[_display(term) for term in row] for row in terms]
+    rows = [[display_term(term) for term in row] for row in terms]
     elapsed_ms = (time.monotonic() - start) * 1000.0
     return SparqlResult(kind, columns, rows, terms, truncated, elapsed_ms)
 
@@ -202,7 +202,7 @@ def _boolean(value: bool) -> pyoxigraph.Literal:
     return pyoxigraph.Literal("true" if value else "false", datatype=_XSD_BOOLEAN)
 
 
-def _display(term: object) -> str | None:
+def display_term(term: object) -> str | None:
     """IRIs and literals as their plain text; blank nodes as _:id; None for unbound."""
     if term is None:
         return None
