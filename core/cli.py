@@ -25,7 +25,7 @@ from core.runs import RunPending
 from core.secrets import scrub, scrub_obj
 from core.trace import Trace
 from core.worker import MEMORY_MB
-from core.workspace import Workspace, default_home
+from core.workspace import DISK_INDEX_BYTES, INDEX_PLACES, Workspace, default_home
 
 EXIT_BAD_INPUT = 2
 EXIT_CONFLICT = 3  # someone else changed the same triples: reload and retry
@@ -120,6 +120,10 @@ def _parser() -> argparse.ArgumentParser:
         help="import the good lines and report the malformed ones",
     )
     imp.add_argument("--replace", action="store_true", help="replace a KB of the same name")
+    imp.add_argument("--index", choices=INDEX_PLACES, default="auto",
+                     help="where the per-node index lives: memory (fastest, small KBs), disk "
+                          "(bounded memory, millions of triples); auto: disk for files from "
+                          f"{DISK_INDEX_BYTES >> 20} MiB")  # fmt: skip
     imp.set_defaults(run=_import)
 
     co = sub.add_parser("connect", help="register a remote SPARQL endpoint as a KB (read-only)")
@@ -131,7 +135,8 @@ def _parser() -> argparse.ArgumentParser:
     co.add_argument("--timeout", type=float, default=10.0,
                     help="seconds one request may take (default 10)")  # fmt: skip
     co.add_argument("--max-triples", type=int, default=MAX_TRIPLES,
-                    help=f"largest endpoint to index (default {MAX_TRIPLES:,})")  # fmt: skip
+                    help=f"largest endpoint read whole to index; larger ones are indexed "
+                         f"lazily, nodes read when needed (default {MAX_TRIPLES:,})")  # fmt: skip
     co.add_argument("--refresh", action="store_true", help="read the endpoint again")
     co.set_defaults(run=_connect)
 
@@ -308,6 +313,23 @@ def format_trace(trace: Trace, top: int = 10) -> str:
     return scrub("\n".join(lines))  # errors in the steps may echo a provider's key
 
 
+def _progress_bar(desc: str):
+    """An import's progress (share done, phase) as a bar on a terminal's stderr; silent when
+    stderr is not a terminal (scripts, tests)."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=100, desc=desc, unit="%", file=sys.stderr, disable=not sys.stderr.isatty(),
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix} [{elapsed}]")  # fmt: skip
+
+    def report(share: float, phase: str) -> None:
+        bar.update(max(0, round(share * 100) - bar.n))
+        bar.set_postfix_str(phase, refresh=True)
+        if share >= 1.0:
+            bar.close()
+
+    return report
+
+
 def _labelled(args, verb: str, strip_brackets: bool = False) -> dict:
     """What `eval` and `learn` share: the checked question file, the KB, the paradigm, the
     settings and a progress bar on stderr (keyword arguments of `evaluate` and `learn`)."""
@@ -359,6 +381,8 @@ def _import(engine: Engine, args) -> int:
         skip_bad=args.skip_bad,
         replace=args.replace,
         schema=args.schema,
+        index=args.index,
+        progress=_progress_bar(f"importing {args.path.name}"),
     )
     print(
         f"imported {info.name}: {info.triples:,} triples, {info.entities:,} entities, "

@@ -50,12 +50,16 @@ def generated(kg: KnowledgeGraph, n: int = 4, seed: int = 7) -> list[str]:
     ranked = sorted(index.rel_ids, key=lambda r: -index.relations[r].count)[:n]
     wanted = {2 * index.rel_ids.index(r): r for r in ranked}  # the out-role of each relation
     subjects: dict[int, list[str]] = {code: [] for code in wanted}
-    for node, roles in index.roles.items():
-        if is_literal_id(node):
-            continue
-        for code in roles:
-            if code in subjects:
-                subjects[code].append(node)
+    if index.nodes is not None:  # millions of nodes on disk: the sample of each relation's subjects
+        for code in wanted:
+            subjects[code] = [n for n in index.reach.get(code + 1, ()) if not is_literal_id(n)]
+    else:
+        for node, roles in index.roles.items():
+            if is_literal_id(node):
+                continue
+            for code in roles:
+                if code in subjects:
+                    subjects[code].append(node)
     rng = random.Random(seed)
     out = []
     for code, rel in wanted.items():

@@ -131,7 +131,11 @@ def virtuoso_server(ntriples: Path, workdir: Path, max_rows: int = 1_000_000) ->
     url = f"http://127.0.0.1:{http_port}/sparql"
     try:
         _wait(url, proc, log, seconds=120)
-        script = (f"ld_dir('{d}', 'kb.nt', '{VIRTUOSO_GRAPH}'); rdf_loader_run(); checkpoint;")
+        # the free-text index on literals (bif:contains), which a lazily indexed endpoint
+        # links names with (core.kg.remote_lazy); Virtuoso leaves it off until asked
+        script = ("DB.DBA.RDF_OBJ_FT_RULE_ADD(null, null, 'knowloop'); "
+                  f"ld_dir('{d}', 'kb.nt', '{VIRTUOSO_GRAPH}'); rdf_loader_run(); "
+                  "DB.DBA.VT_INC_INDEX_DB_DBA_RDF_OBJ(); checkpoint;")  # fmt: skip
         subprocess.run([isql, f"127.0.0.1:{isql_port}", "dba", "dba", f"exec={script}"],
                        check=True, capture_output=True, timeout=300)  # fmt: skip
         yield url

@@ -257,3 +257,54 @@ def test_a_capped_endpoint_is_read_page_by_page(football_engine: Engine, tmp_pat
     with servers.virtuoso_server(served, tmp_path, max_rows=10) as url:
         info = Workspace(tmp_path / "ws").connect("clubs", url, graph=GRAPH)
     assert info.triples == kb.index.n_triples > 10
+
+
+# -- an endpoint too large to read whole: indexed lazily ------------------------------------------
+@pytest.fixture(scope="module")
+def lazy_engine(oxigraph_url: str, virtuoso_url: str, tmp_path_factory) -> Engine:
+    """Both servers connected as if they held more than --max-triples: relations read at
+    connect, nodes when needed (Virtuoso with its text index, Oxigraph without one)."""
+    ws = Workspace(tmp_path_factory.mktemp("lazy-workspace"))
+    ws.connect("ox", oxigraph_url, max_triples=1000)
+    ws.connect("virt", virtuoso_url, graph=GRAPH, max_triples=1000)
+    return Engine(ws)
+
+
+@pytest.mark.slow
+def test_a_large_endpoint_is_indexed_lazily(lazy_engine: Engine, remote_engine: Engine) -> None:
+    mirror = remote_engine.kg("mirror")
+    for name in ("ox", "virt"):
+        kg = lazy_engine.kg(name)
+        assert kg.lazy and kg.index.nodes.text_search == (name == "virt")
+        assert kg.index.n_triples == mirror.index.n_triples
+        assert [(r.label, r.count, r.object_kind) for r in kg.relations] == [
+            (r.label, r.count, r.object_kind) for r in mirror.relations
+        ]
+        kb_dir = lazy_engine.workspace.kbs_dir / name
+        assert not (kb_dir / "nodes.sqlite").exists()
+        assert (kb_dir / "index.pickle").stat().st_size < 200_000  # relations only
+        matrix = "<http://movies.example.org/e/The%20Matrix>"
+        assert kg.exact("The Matrix") == [matrix] == kg.exact("the matrix")
+        assert kg.label(matrix) == "The Matrix" and kg.degree(matrix) == mirror.degree(matrix)
+        assert sorted(kg.roles(matrix)) == sorted(mirror.roles(matrix))
+        assert kg.exact("No Such Film Anywhere") == []
+    # fuzzy linking where the endpoint has a text index
+    assert lazy_engine.kg("virt").lookup("The Matrx")[0].label == "The Matrix"
+    assert lazy_engine.kg("virt").starts_label("the matr")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kb", ["ox", "virt"])
+def test_lazy_endpoint_answers_like_the_local_store(
+    lazy_engine: Engine, remote_engine: Engine, kb: str
+) -> None:
+    same, asked = 0, questions(12)
+    for question in asked:
+        local = remote_engine.ask(question, kb="mirror", paradigm="kg-only")
+        lazy = lazy_engine.ask(question, kb=kb, paradigm="kg-only")
+        assert lazy.error is None, (question, lazy.error)
+        same += lazy.answer_labels == local.answer_labels
+    assert same >= 0.9 * len(asked), f"{same}/{len(asked)}"
+    trace = lazy_engine.ask("who directed The Matrix", kb=kb, paradigm="kg-only")
+    sent = [q for s in trace.steps for q in s.action.details["sent"]["queries"]]
+    assert any(("bif:contains" if kb == "virt" else "VALUES ?l") in q["query"] for q in sent)

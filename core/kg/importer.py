@@ -17,6 +17,7 @@ the fastest way into pyoxigraph; loading and indexing are the caller's job. Bad 
 from __future__ import annotations
 
 import csv
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -237,7 +238,10 @@ def stream_kb_file(
         raise ValueError(f"invalid kb_name {kb_name!r}: use one or more of A-Z a-z 0-9 . _ -")
     p = Path(path)
     base = kb_base_iri(kb_name)
-    if sniff_format(p) != "delimited":
+    sniffed = sniff_format(p)
+    if sniffed == "rdf:N_TRIPLES":  # line-based: converted block by block, any size
+        return _NTriplesStream(p, base, progress)
+    if sniffed != "delimited":
         return _WholeStream(parse_kb_file(p, kb_name, skip_bad=skip_bad, max_issues=max_issues))
     text = _decode(_read_bytes(p), p.name)
     return _DelimitedStream(text, p.name, base, skip_bad, max(1, max_issues), progress)
@@ -415,6 +419,98 @@ class _WholeStream(KBStream):
 
     def result(self, ntriples: str = "") -> ParsedKB:
         return self.parsed
+
+
+class _NTriplesStream(KBStream):
+    """An N-Triples file read in blocks of whole lines: each block is checked (UTF-8, syntax,
+    with the file's own line numbers), made canonical and handed on, so memory stays bounded
+    by the block size whatever the file's size. A triple repeated across blocks is passed on
+    twice; the store keeps one, and the index counts distinct triples."""
+
+    BLOCK = 8 << 20  # bytes per block (≈ 80k triples)
+
+    def __init__(self, path: Path, base: str, progress: Progress | None = None):
+        self.path, self.base, self.progress = path, base, progress
+        self._result: ParsedKB | None = None
+
+    def result(self, ntriples: str = "") -> ParsedKB:
+        if self._result is None:
+            raise RuntimeError("result() before chunks() was exhausted")
+        return self._result
+
+    def _blocks(self) -> Iterator[tuple[int, bytes]]:
+        """(number of the block's first line, bytes of whole lines)."""
+        name = self.path.name
+        try:
+            fh = open(self.path, "rb")  # noqa: SIM115 — closed below, after the last block
+        except FileNotFoundError:
+            raise KBFileError(f"{self.path}: file not found") from None
+        except IsADirectoryError:
+            raise KBFileError(f"{self.path}: is a directory, not a file") from None
+        except OSError as exc:
+            raise KBFileError(f"{self.path}: cannot read file ({exc.strerror or exc})") from None
+        with fh:
+            size = os.fstat(fh.fileno()).st_size
+            if not size:
+                raise KBFileError(f"{name}: no triples found (the file is empty)")
+            first_line, carry, done = 1, b"", 0
+            while block := fh.read(self.BLOCK):
+                if done == 0 and b"\x00" in block[:_BINARY_PROBE]:
+                    _decode(block[:_BINARY_PROBE], name)  # raises the binary-file message
+                done += len(block)
+                block = carry + block
+                cut = block.rfind(b"\n") + 1
+                if cut == 0:
+                    carry = block
+                    continue
+                carry = block[cut:]
+                yield first_line, block[:cut]
+                first_line += block.count(b"\n", 0, cut)
+                if self.progress:
+                    self.progress(done / max(1, size))
+            if carry:
+                yield first_line, carry
+
+    def chunks(self) -> Iterator[list[str]]:
+        name, n_triples, subjects, predicates = self.path.name, 0, 0, set()
+        for first_line, data in self._blocks():
+            try:
+                text = data.decode("utf-8-sig" if first_line == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                line = first_line + data.count(b"\n", 0, exc.start)
+                raise KBFileError(
+                    f"{name}: looks binary / not UTF-8 text (invalid byte at line {line}); "
+                    "re-save the file as UTF-8",
+                    [LineIssue(line, _line_text(data, exc.start), "not valid UTF-8")],
+                ) from None
+            try:
+                triples = dict.fromkeys(
+                    q.triple
+                    for q in ox.parse(input=text, format=ox.RdfFormat.N_TRIPLES, base_iri=self.base)
+                )
+            except SyntaxError as exc:
+                # the parser counts lines from the block's start; say the file's line numbers
+                msg = re.sub(
+                    r"\bline (\d+)",
+                    lambda m, at=first_line: f"line {int(m.group(1)) + at - 1}",
+                    " ".join((exc.msg or str(exc)).split()),
+                )
+                issues = []
+                if exc.lineno:
+                    lines = text.split("\n")
+                    shown = lines[exc.lineno - 1] if exc.lineno <= len(lines) else ""
+                    line = first_line + exc.lineno - 1
+                    issues.append(LineIssue(line, shown.rstrip("\r")[:_TEXT_CUT], msg))
+                raise KBFileError(f"{name}: invalid N_TRIPLES ({msg})", issues) from None
+            if not triples:
+                continue
+            n_triples += len(triples)
+            predicates.update(t.predicate for t in triples)
+            yield [ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES).decode("utf-8")]
+        if not n_triples:
+            raise KBFileError(f"{name}: no triples found")
+        # entity counts come from the index (meta.json); only these are known without it
+        self._result = ParsedKB("", n_triples, subjects, len(predicates), "ntriples", [], self.base)
 
 
 class _DelimitedStream(KBStream):

@@ -25,6 +25,7 @@ from typing import Any
 
 import pyoxigraph as ox
 
+from core.kg.remote_lazy import RemoteNodeTable, lazy_index
 from core.kg.store import (
     Direction,
     KGIndex,
@@ -34,10 +35,11 @@ from core.kg.store import (
     save_index,
 )
 from core.kg.terms import RDFS_LABEL, term_from_id
+from core.text import normalize
 
 REMOTE_FILE = "remote.json"  # marks a KB directory as a remote endpoint's registration
 PAGE = 10_000  # rows per page when an endpoint caps its answers (Virtuoso's default cap)
-MAX_TRIPLES = 2_000_000  # what `connect` will derive an index from (see README, Scaling out)
+MAX_TRIPLES = 2_000_000  # read whole to index up to this; larger: core.kg.remote_lazy
 BATCH = 100  # nodes per VALUES block when a hop walks from many nodes at once
 MAX_RESPONSE_BYTES = 512 * 2**20  # an answer larger than this is refused, not read on
 EDGE_ROWS = 100_000  # neighbours fetched for one node and relation at most
@@ -189,24 +191,22 @@ def _nameable(term_id: str) -> bool:
 
 
 # -- reading the endpoint's triples (connect, refresh) ---------------------------------------
+def count_triples(endpoint: Endpoint) -> int:
+    (_, ((count,),), _) = endpoint.select(
+        "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", timeout_s=max(60, endpoint.timeout_s)
+    )
+    return int(term_from_id(count).value) if count else 0
+
+
 def endpoint_triples(
     endpoint: Endpoint,
     registration: Registration,
-    limit: int = MAX_TRIPLES,
+    total: int,
     progress: Callable[[int], None] | None = None,
 ) -> Iterator[tuple[str, str, str]]:
     """Every triple of the endpoint's (default or named) graph as ids, label predicates read
     as rdfs:label. One request when the endpoint answers whole; pages in a fixed order when
-    it caps answers."""
-    (_, ((count,),), _) = endpoint.select(
-        "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", timeout_s=max(60, endpoint.timeout_s)
-    )
-    total = int(term_from_id(count).value) if count else 0
-    if total > limit:
-        raise EndpointError(
-            f"{endpoint.url} holds {total:,} triples; KnowLoop derives its index from at most "
-            f"{limit:,} (--max-triples); point it at a smaller named graph (--graph)"
-        )
+    it caps answers (`total`: how many triples it holds)."""
     labels = {f"<{iri}>" for iri in registration.label_predicates}
     patient = max(300, endpoint.timeout_s)  # reading everything once may take minutes
     _, rows, _ = endpoint.select("SELECT ?s ?p ?o WHERE { ?s ?p ?o }", timeout_s=patient)
@@ -250,7 +250,20 @@ class RemoteKnowledgeGraph(KnowledgeGraph):
         kb_dir = Path(kb_dir)
         reg = read_registration(kb_dir)
         endpoint = Endpoint(reg.url, reg.graph, reg.timeout_s)
-        return cls(name or kb_dir.name, endpoint, load_index(kb_dir / "index.pickle"), kb_dir)
+        index = load_index(kb_dir / "index.pickle")
+        if isinstance(index.nodes, RemoteNodeTable):  # a lazily indexed endpoint
+            index.nodes.attach(endpoint)
+        return cls(name or kb_dir.name, endpoint, index, kb_dir)
+
+    @property
+    def lazy(self) -> bool:
+        """Is this endpoint indexed lazily (too large to read whole; nodes read on demand)?"""
+        return isinstance(self.index.nodes, RemoteNodeTable)
+
+    def exact(self, text: str) -> list[str]:
+        if self.lazy:  # the name as written is one more spelling to try
+            return self.index.nodes.ids(normalize(text), text)
+        return super().exact(text)
 
     @property
     def graph(self):
@@ -281,6 +294,8 @@ class RemoteKnowledgeGraph(KnowledgeGraph):
                 out.setdefault(node, []).append(other)
         if limit is not None:
             out = {n: others[:limit] for n, others in out.items()}
+        if self.lazy:  # what the engine reads next about them (labels, degrees, roles)
+            self.index.nodes.prefetch(x for others in out.values() for x in others)
         return out
 
     def holds(self, s: str, p: str, o: str) -> bool:
@@ -344,7 +359,11 @@ def derive_index(registration: Registration, kb_dir: Path, max_triples: int = MA
                  progress: Callable[[int], None] | None = None) -> KGIndex:  # fmt: skip
     """Read the endpoint once and write the index a remote KB opens with."""
     endpoint = Endpoint(registration.url, registration.graph, registration.timeout_s)
-    index = build_index(endpoint_triples(endpoint, registration, max_triples, progress))
+    total = count_triples(endpoint)
+    if total > max_triples:  # too large to read whole: relations now, nodes when needed
+        index = lazy_index(endpoint, registration.label_predicates, total)
+    else:
+        index = build_index(endpoint_triples(endpoint, registration, total, progress))
     if not index.n_triples:
         where = f" in graph <{registration.graph}>" if registration.graph else ""
         raise EndpointError(f"{registration.url} holds no triples{where}")

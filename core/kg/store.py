@@ -24,6 +24,7 @@ from typing import Any, Literal
 import pyoxigraph as ox
 from rapidfuzz import fuzz, process
 
+from core.kg.nodebase import NodeTable
 from core.kg.terms import (
     RDF_TYPE,
     RDFS_COMMENT,
@@ -107,6 +108,30 @@ class KGIndex:
     classes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # node -> rdf:type ids
     version: int = INDEX_VERSION
     kb_version: int = 0  # the last edit-log entry folded into this index (see core.kg.edits)
+    # a large KB's per-node maps (labels, by_norm, roles, degree, classes) read from this
+    # table on disk, edits in an overlay (core.kg.nodebase); None: all in memory
+    nodes: NodeTable | None = None
+
+    def bind(self, directory: Path) -> None:
+        """After loading from `directory`: where the on-disk node table is."""
+        if self.nodes is not None:
+            self.nodes.bind(directory)
+
+    def entity_count(self) -> int:
+        """Nodes that take part in a relation and are not literals (meta.json's entities)."""
+        if self.nodes is not None:
+            return self.nodes.info("n_entities")
+        return sum(1 for node in self.roles if not is_literal_id(node))
+
+    def _add_norm(self, key: str, node: str) -> None:
+        self.by_norm[key] = [*self.by_norm.get(key, ()), node]
+
+    def _drop_norm(self, key: str, node: str) -> None:
+        ids = [i for i in self.by_norm.get(key, ()) if i != node]
+        if ids:
+            self.by_norm[key] = ids
+        elif key in self.by_norm:
+            del self.by_norm[key]
 
     def apply(self, added: list[Triple], removed: list[Triple], has_edge) -> None:
         """Fold one edit into the index without a rebuild.
@@ -131,9 +156,7 @@ class KGIndex:
     def _set_label(self, node: str, label: str | None) -> None:
         old = self.labels.pop(node, None) or (_fallback_label(node) if node in self.roles else None)
         if old is not None:
-            ids = self.by_norm.get(normalize(old), [])
-            if node in ids:
-                ids.remove(node)
+            self._drop_norm(normalize(old), node)
         if node in self.relations:
             if label:
                 self.relations[node] = replace(self.relations[node], label=label)
@@ -142,7 +165,7 @@ class KGIndex:
             self.labels[node] = label
         new = label or (_fallback_label(node) if node in self.roles else None)
         if new is not None:
-            self.by_norm.setdefault(normalize(new), []).append(node)
+            self._add_norm(normalize(new), node)
 
     def _add_data(self, t: Triple) -> None:
         if t.p not in self.relations:
@@ -161,7 +184,7 @@ class KGIndex:
             roles = self.roles.get(node)
             if roles is None:  # a new node: findable by its label
                 label = self.labels.get(node) or _fallback_label(node)
-                self.by_norm.setdefault(normalize(label), []).append(node)
+                self._add_norm(normalize(label), node)
                 roles = ()
             if role not in roles:
                 for other in roles:  # keep the planner's transition table able to reach it
@@ -220,7 +243,8 @@ def ntriples_triples(text: str) -> Iterator[tuple[str, str, str]]:
 
 
 def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
-    """One pass over (subject, predicate, object) ids; linear cost."""
+    """One pass over (subject, predicate, object) ids; linear cost, all in memory (a large
+    KB's per-node maps go to disk instead: core.kg.disk_index, which shares the rest)."""
     labels: dict[str, str] = {}
     aliases: dict[str, list[str]] = defaultdict(list)
     rel_index: dict[str, int] = {}
@@ -238,8 +262,7 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
     for sid, pid, oid in triples:
         if pid in schema:
             if oid[0] == '"' and pid in (label_id, alt_id, comment_id):
-                plain = oid[-1] == '"' and "\\" not in oid  # common case: no escapes
-                value = oid[1:-1] if plain else term_from_id(oid).value
+                value = literal_text(oid)
                 if pid == label_id:
                     labels.setdefault(sid, value)
                 elif pid == alt_id:
@@ -269,37 +292,137 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
     # The index is a function of the set of triples, not of their order (a file and a SPARQL
     # endpoint serving the same KB answer the same): relations in label order, codes remapped.
     first_seen = list(rel_index)
-    rel_ids = sorted(first_seen, key=lambda r: (labels.get(r) or humanize(local_name(r[1:-1])), r))
+    rel_ids = order_relations(first_seen, labels)
     new_index = {pid: k for k, pid in enumerate(rel_ids)}
     remap = [new_index[pid] for pid in first_seen]  # old relation number -> new
     for node, codes in roles.items():
         roles[node] = {remap[c >> 1] * 2 + (c & 1) for c in codes}
     few_values = {remap[i]: v for i, v in few_values.items()}
     seen = {remap[i]: v for i, v in seen.items()}
-    rel_index = new_index
 
+    by_norm: dict[str, list[str]] = defaultdict(list)
+    entity_labels: dict[str, str] = {}
+    signatures: Counter[tuple[int, ...]] = Counter()
+    pools = ReachPools()
+    for node, codes in roles.items():
+        signature = tuple(sorted(codes))
+        signatures[signature] += 1
+        explicit = labels.get(node)
+        pools.add(node, explicit, degree[node], signature)
+        label = explicit or _fallback_label(node)
+        if not is_literal_id(node):
+            entity_labels[node] = label
+        by_norm[normalize(label)].append(node)
+    for node, label in labels.items():
+        if node not in roles and node not in rel_index:
+            entity_labels[node] = label
+            by_norm[normalize(label)].append(node)
+    # (distinct objects, triples) of relations with few objects: a categorical attribute
+    distinct = {2 * i: (len(v), seen[i]) for i, v in few_values.items() if v is not None}
+    index = KGIndex(
+        labels=entity_labels,
+        by_norm=dict(by_norm),
+        roles={k: tuple(sorted(v)) for k, v in roles.items()},
+        degree=degree,
+        classes={k: tuple(sorted(v)) for k, v in classes.items()},
+    )
+    kinds = {pid: rel_kinds[pid].most_common(1)[0][0] for pid in rel_ids}
+    return finish_index(
+        index, rel_ids, labels, aliases, rel_count, kinds, signatures, pools, distinct, n,
+        {r: c for r, c in comments.items() if r in rel_index},
+    )  # fmt: skip
+
+
+def literal_text(literal_id: str) -> str:
+    """The lexical value of a literal id (fast for the common case: no escapes)."""
+    if literal_id[-1] == '"' and "\\" not in literal_id:
+        return literal_id[1:-1]
+    return term_from_id(literal_id).value
+
+
+def order_relations(rel_ids: Iterable[str], labels: dict[str, str]) -> list[str]:
+    """Relations in label order: codes that do not depend on the order of the triples."""
+    return sorted(rel_ids, key=lambda r: (labels.get(r) or humanize(local_name(r[1:-1])), r))
+
+
+class ReachPools:
+    """What each role reaches: a pseudo-random pool of the nodes it reaches (by a hash of
+    their names, so the same whatever the order of the triples), best connected first.
+    Fed one node at a time, so a KB of millions of nodes needs only the pools in memory."""
+
+    def __init__(self) -> None:
+        self.heaps: dict[int, list[tuple[int, str, str, int]]] = defaultdict(list)
+
+    def add(self, node: str, label: str | None, degree: int, codes: Iterable[int]) -> None:
+        name = label or node
+        # heapq keeps the smallest on top: negate, so the top is the largest hash kept
+        item = (-zlib.crc32(name.encode()), _Desc(name), _Desc(node), degree)
+        for code in codes:
+            heap = self.heaps[code ^ 1]  # arriving over the other end of this role
+            if len(heap) < _REACH_POOL:
+                heapq.heappush(heap, item)
+            elif item > heap[0]:
+                heapq.heapreplace(heap, item)
+
+    def sample(self) -> dict[int, tuple[str, ...]]:
+        reach = {}
+        for code, heap in self.heaps.items():
+            pool = sorted(heap, key=lambda it: (-it[3], it[1].value, it[2].value))
+            reach[code] = tuple(it[2].value for it in pool[:REACH_SAMPLE])
+        return reach
+
+
+class _Desc:
+    """A string that sorts backwards (the pool heap keeps the smallest names)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: str):
+        self.value = value
+
+    def __lt__(self, other: _Desc) -> bool:
+        return self.value > other.value
+
+    def __gt__(self, other: _Desc) -> bool:
+        return self.value < other.value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Desc) and self.value == other.value
+
+
+def finish_index(
+    index: KGIndex,
+    rel_ids: list[str],
+    labels: dict[str, str],
+    aliases: dict[str, list[str]],
+    counts: dict[str, int],
+    kinds: dict[str, str],
+    signatures: Counter[tuple[int, ...]],
+    pools: ReachPools,
+    distinct: dict[int, tuple[int, int]],
+    n_triples: int,
+    comments: dict[str, str],
+) -> KGIndex:
+    """The relation-level part of an index, from per-node facts gathered either way."""
     # Nodes that play the same set of roles behave alike: count role sets, not nodes.
-    signatures = Counter(tuple(sorted(codes)) for codes in roles.values())
     players: Counter[int] = Counter()
     for signature, count in signatures.items():
         for code in signature:
             players[code] += count
-
     relations = {}
-    for pid in rel_ids:
+    for k, pid in enumerate(rel_ids):
         label = labels.get(pid) or humanize(local_name(pid[1:-1]))
-        kind = rel_kinds[pid].most_common(1)[0][0]
+        kind = kinds[pid]
         relations[pid] = RelationInfo(
             id=pid,
             label=label,
             aliases=tuple(sorted(aliases.get(pid, ()))),
-            count=rel_count[pid],
-            n_subjects=players[rel_index[pid] * 2],
-            n_objects=players[rel_index[pid] * 2 + 1],
+            count=counts[pid],
+            n_subjects=players[k * 2],
+            n_objects=players[k * 2 + 1],
             object_kind=kind,
             agentive=kind == "entity" and is_agentive_label(label),
         )
-
     # follow[hop]: the roles that nodes reached by `hop` can take next, with the share of
     # those nodes that can. Arriving over an "out" edge puts you at its object (role ^ 1).
     # A transition seen on fewer than FOLLOW_MIN_SHARE of the nodes is noise (two things that
@@ -314,65 +437,32 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
         share = count / players[arrived]
         if share >= FOLLOW_MIN_SHARE:
             follow[arrived ^ 1][nxt] = round(share, 4)
-
-    by_norm: dict[str, list[str]] = defaultdict(list)
-    entity_labels: dict[str, str] = {}
-    for node in roles:
-        label = labels.get(node) or _fallback_label(node)
-        if not is_literal_id(node):
-            entity_labels[node] = label
-        by_norm[normalize(label)].append(node)
-    for node, label in labels.items():
-        if node not in roles and node not in relations:
-            entity_labels[node] = label
-            by_norm[normalize(label)].append(node)
-    # What each role reaches: a pseudo-random pool of the nodes it reaches (by a hash of their
-    # names, so the same whatever the order of the triples), best connected first.
-    members: dict[int, list[str]] = defaultdict(list)
-    for node, codes in roles.items():
-        for code in codes:
-            members[code ^ 1].append(node)
-
-    def name_hash(node: str) -> tuple[int, str, str]:
-        name = labels.get(node) or node
-        return zlib.crc32(name.encode()), name, node
-
-    reach = {}
-    for code, nodes in members.items():
-        few = len(nodes) <= _REACH_POOL
-        pool = nodes if few else heapq.nsmallest(_REACH_POOL, nodes, name_hash)
-        pool.sort(key=lambda x: (-degree[x], labels.get(x) or x))
-        reach[code] = tuple(pool[:REACH_SAMPLE])
-    # (distinct objects, triples) of relations with few objects: a categorical attribute
-    distinct = {2 * i: (len(v), seen[i]) for i, v in few_values.items() if v is not None}
-    return KGIndex(
-        labels=entity_labels,
-        by_norm=dict(by_norm),
-        relations=relations,
-        rel_ids=rel_ids,
-        roles={k: tuple(sorted(v)) for k, v in roles.items()},
-        follow=dict(follow),
-        degree=degree,
-        n_triples=n,
-        reach=reach,
-        reach_distinct=distinct,
-        comments={r: c for r, c in comments.items() if r in relations},
-        classes={k: tuple(sorted(v)) for k, v in classes.items()},
-    )
+    index.relations, index.rel_ids = relations, list(rel_ids)
+    index.follow, index.n_triples = dict(follow), n_triples
+    index.reach, index.reach_distinct, index.comments = pools.sample(), distinct, comments
+    return index
 
 
 @lru_cache(maxsize=4096)
 def _object_kind(literal_id: str) -> str:
     term = term_from_id(literal_id)
     dt = term.datatype.value if isinstance(term, ox.Literal) and term.datatype else ""
-    if dt in _YEAR_TYPES:
+    return literal_kind(dt, term.value)
+
+
+INTEGER_TYPES = (XSD + "integer", XSD + "int", XSD + "long")
+
+
+def literal_kind(datatype: str, value: str) -> str:
+    """ "year", "number" or "text": what a literal of this datatype and value is to a question."""
+    if datatype in _YEAR_TYPES:
         return "year"
-    if dt in (XSD + "integer", XSD + "int", XSD + "long"):
+    if datatype in INTEGER_TYPES:
         try:
-            return "year" if 1000 <= int(term.value) <= 2100 else "number"
+            return "year" if 1000 <= int(value) <= 2100 else "number"
         except ValueError:
             return "text"
-    if dt in (XSD + "decimal", XSD + "double", XSD + "float"):
+    if datatype in (XSD + "decimal", XSD + "double", XSD + "float"):
         return "number"
     return "text"
 
@@ -430,8 +520,8 @@ class KnowledgeGraph:
 
     def forget_caches(self) -> None:
         """After the index changed in place: derived lookups are rebuilt on next use."""
-        self.__dict__.pop("_norm_keys", None)
-        self.__dict__.pop("sorted_labels", None)
+        for cached in ("_norm_keys", "_overlay_norms", "sorted_labels"):
+            self.__dict__.pop(cached, None)
         self._lexicon = None
         self._semantics = None
 
@@ -487,10 +577,11 @@ class KnowledgeGraph:
             matches[node] = EntityMatch(node, self.label(node), score, how, self.degree(node))
         if fuzzy and len(matches) < limit:
             found = process.extract(
-                normalize(text), self._norm_keys, scorer=fuzz.QRatio, limit=limit, score_cutoff=75
-            )
+                normalize(text), self._fuzzy_keys(text), scorer=fuzz.QRatio, limit=limit,
+                score_cutoff=75,
+            )  # fmt: skip
             for key, score, _ in found:
-                for node in self.index.by_norm[key]:
+                for node in self.index.by_norm.get(key, ()):
                     if node not in matches:
                         matches[node] = EntityMatch(
                             node,
@@ -502,21 +593,37 @@ class KnowledgeGraph:
         ranked = sorted(matches.values(), key=lambda m: (-m.score, -m.degree, m.label))
         return ranked[:limit]
 
+    def _fuzzy_keys(self, text: str) -> list[str]:
+        """The normalised labels fuzzy linking scores: all of them, or for a KB whose node
+        table is on disk, those sharing a rare trigram with the text (and the edits' own)."""
+        table = self.index.nodes
+        if table is None:
+            return self._norm_keys
+        return table.candidates(normalize(text)) + self._overlay_norms
+
     @cached_property
     def _norm_keys(self) -> list[str]:
         return list(self.index.by_norm)
 
     @cached_property
+    def _overlay_norms(self) -> list[str]:
+        return [k for k, v in self.index.by_norm.overlay.items() if isinstance(v, list) and v]
+
+    @cached_property
     def sorted_labels(self) -> list[str]:
         """Normalised labels in order: `starts_label` finds in log time whether a text can
         still grow into a label."""
+        if self.index.nodes is not None:
+            return sorted(self._overlay_norms)
         return sorted(self.index.by_norm)
 
     def starts_label(self, text: str) -> bool:
         """Does some normalised label start with this normalised text?"""
         keys = self.sorted_labels
         i = bisect.bisect_left(keys, text)
-        return i < len(keys) and keys[i].startswith(text)
+        if i < len(keys) and keys[i].startswith(text):
+            return True
+        return self.index.nodes is not None and self.index.nodes.starts(text)
 
     def degree(self, node_id: str) -> int:
         return self.index.degree.get(node_id, 0)
@@ -635,7 +742,10 @@ def save_index(index: KGIndex, path: Path) -> None:
 
 def load_index(path: Path) -> KGIndex:
     with open(path, "rb") as fh:
-        return pickle.load(fh)
+        index = pickle.load(fh)
+    if isinstance(index, KGIndex):
+        index.bind(Path(path).parent)
+    return index
 
 
 ROCKSDB_LOGS_KEPT = 3

@@ -1,0 +1,195 @@
+"""A large KB's index on disk (core.kg.disk_index, core.kg.nodebase): the same index, the same
+answers, edits and undo through the overlay, fuzzy linking by trigram candidates, and the
+N-Triples import that streams a file of any size block by block."""
+
+from __future__ import annotations
+
+import pickle
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.engine import Engine
+from core.kg import importer
+from core.kg.disk_index import DiskIndexBuilder
+from core.kg.importer import KBFileError
+from core.kg.nodebase import NODES_FILE, NodeMap
+from core.kg.store import KnowledgeGraph, build_index, load_index, ntriples_triples, rebuild_index
+from core.workspace import Workspace
+from tests.kg_checks import index_view
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from scale_kb import generate  # noqa: E402
+
+NODE_MAPS = ("labels", "roles", "degree", "classes")
+
+
+@pytest.fixture(scope="module")
+def music(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
+    """A generated 20k-triple music KB (not the bundled domain) and its questions."""
+    path = tmp_path_factory.mktemp("music") / "music.nt"
+    return path, generate(path, 20_000, n_questions=60)
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory, music) -> Engine:
+    """The music KB imported twice: index in memory ("mem") and on disk ("disk")."""
+    ws = Workspace(tmp_path_factory.mktemp("disk-index"))
+    ws.import_file(music[0], name="mem", index="memory")
+    ws.import_file(music[0], name="disk", index="disk")
+    return Engine(ws)
+
+
+def test_the_disk_index_is_the_memory_index(both: Engine) -> None:
+    mem, disk = both.kg("mem").index, both.kg("disk").index
+    assert mem.nodes is None and disk.nodes is not None
+    assert (both.workspace.kbs_dir / "disk" / NODES_FILE).is_file()
+    for field in ("relations", "rel_ids", "follow", "n_triples", "reach", "reach_distinct",
+                  "comments"):  # fmt: skip
+        assert getattr(disk, field) == getattr(mem, field), field
+    for field in NODE_MAPS:
+        m, d = getattr(mem, field), getattr(disk, field)
+        assert len(d) == len(m), field
+        assert set(d) == set(m), field
+        assert all(d.get(node) == value for node, value in m.items()), field
+    assert {k: sorted(v) for k, v in mem.by_norm.items()} == dict(disk.by_norm.items())
+    assert disk.entity_count() == mem.entity_count() > 0
+    # the pickle holds the small part only; the node table is found again beside it
+    size = (both.workspace.kbs_dir / "disk" / "index.pickle").stat().st_size
+    assert size < (both.workspace.kbs_dir / "mem" / "index.pickle").stat().st_size / 10
+
+
+def test_same_answers_and_paths_as_the_memory_index(both: Engine, music) -> None:
+    for q in music[1]:
+        a = both.ask(q.text, kb="mem", paradigm="kg-only")
+        b = both.ask(q.text, kb="disk", paradigm="kg-only")
+        assert b.error is None
+        assert b.answer_labels == a.answer_labels, q.text
+        assert [s.action.description for s in b.steps] == [s.action.description for s in a.steps]
+    assert sum(both.ask(q.text, kb="disk").answer_labels[:1] == [q.answers[0]]
+               for q in music[1][:20]) >= 18  # fmt: skip
+
+
+def test_fuzzy_linking_finds_what_a_full_scan_finds(both: Engine) -> None:
+    mem, disk = both.kg("mem"), both.kg("disk")
+    labels = sorted(label for label in mem.index.labels.values() if len(label) > 8)[::80][:40]
+    assert len(labels) == 40
+    for label in labels:
+        typo = label[:3] + label[4:]  # one letter dropped
+        # near matches (QRatio ≥ 89) as a full scan finds them; weaker ones may be missed
+        want = [(m.id, m.score) for m in mem.lookup(typo, limit=3) if m.score >= 0.8]
+        got = [(m.id, m.score) for m in disk.lookup(typo, limit=3) if m.score >= 0.8]
+        assert got == want, typo
+        assert want and want[0][0] in mem.exact(label)
+    for text in ("Fierc", "fierce fountain", "zzqx", "x"):
+        assert disk.starts_label(text.lower()) == mem.starts_label(text.lower())
+
+
+def test_edit_undo_and_reopen_through_the_overlay(tmp_path: Path, music) -> None:
+    ws = Workspace(tmp_path / "ws")
+    ws.import_file(music[0], name="m", index="disk")
+    engine = Engine(ws)
+    q = next(q for q in music[1] if q.text.startswith("who is the performer of"))
+    album = q.text.removeprefix("who is the performer of ").rstrip("?")
+    editor = engine.editor("m")
+    change = editor.edit(
+        remove=[f"{album} | performer | {q.answers[0]}"],
+        add=[f"{album} | performer | Ada Newcomer"],  # a node the table has never seen
+        why="test",
+    )
+    assert engine.ask(q.text, kb="m", paradigm="kg-only").answer_labels == ["Ada Newcomer"]
+    # a fresh process sees the same: the overlay is pickled with the index
+    fresh = Workspace(ws.root).kg("m")
+    assert fresh.index.nodes is not None and fresh.index.roles.overlay
+    assert fresh.lookup("Ada Newcomer")[0].label == "Ada Newcomer"
+    assert fresh.lookup("Ada Newcomr")[0].label == "Ada Newcomer"  # fuzzy, from the overlay
+    assert fresh.starts_label("ada newc")
+    touched = {n for t in change.added + change.removed for n in (t.s, t.o)}
+    rebuilt = KnowledgeGraph("rebuilt", fresh.store, rebuild_index(fresh.store))
+    assert index_view(fresh, touched) == index_view(rebuilt, touched)
+    editor.undo(change.id, why="test")
+    assert engine.ask(q.text, kb="m", paradigm="kg-only").answer_labels == [q.answers[0]]
+    again = Workspace(ws.root).kg("m")
+    assert index_view(again, touched) == index_view(
+        KnowledgeGraph("rebuilt", again.store, rebuild_index(again.store)), touched
+    )
+
+
+def test_node_map_is_a_mapping_with_an_overlay(both: Engine) -> None:
+    index = both.kg("disk").index
+    copy = pickle.loads(pickle.dumps(index))
+    copy.bind(both.workspace.kbs_dir / "disk")
+    roles: NodeMap = copy.roles
+    node = next(iter(roles))
+    n = len(roles)
+    assert node in roles and roles[node] == index.roles[node]
+    del roles[node]
+    assert node not in roles and roles.get(node) is None and len(roles) == n - 1
+    with pytest.raises(KeyError):
+        roles[node]  # noqa: B018
+    roles["<urn:new>"] = (0,)
+    assert len(roles) == n and "<urn:new>" in set(roles)
+    assert node in index.roles  # the original (and the file) did not change
+    with pytest.raises(KeyError):
+        copy.labels["<urn:nothing>"]  # noqa: B018
+
+
+# -- N-Triples, block by block ------------------------------------------------------------
+
+
+def test_ntriples_import_streams_in_blocks(tmp_path: Path, monkeypatch) -> None:
+    lines = [f'<http://x/e{i}> <http://x/next> <http://x/e{i + 1}> .\n' for i in range(40)]
+    lines += ['<http://x/e1> <http://www.w3.org/2000/01/rdf-schema#label> "One" .\n',
+              "# a comment line\n", lines[3]]  # fmt: skip
+    path = tmp_path / "kb.nt"
+    path.write_text("".join(lines))
+    whole = build_index(dict.fromkeys(ntriples_triples(_canonical(path))))
+    monkeypatch.setattr(importer._NTriplesStream, "BLOCK", 256)  # ≈ 4 lines a block
+    ws = Workspace(tmp_path / "ws")
+    for place in ("memory", "disk"):
+        info = ws.import_file(path, name=f"kb-{place}", index=place)
+        kg = ws.kg(f"kb-{place}")
+        assert info.triples == kg.index.n_triples == whole.n_triples == 40  # repeat counted once
+        assert kg.label("<http://x/e1>") == "One"
+        assert kg.edges("<http://x/e3>", "<http://x/next>", "out") == ["<http://x/e4>"]
+    # an error in a later block names the file's line, and nothing is imported
+    bad = tmp_path / "bad.nt"
+    bad.write_text("".join(lines[:30]) + "<http://x/a> <http://x/b> .\n" + "".join(lines[30:]))
+    with pytest.raises(KBFileError, match="line 31") as err:
+        ws.import_file(bad, name="bad", index="disk")
+    assert err.value.issues[0].line == 31 and "<http://x/a>" in err.value.issues[0].text
+    assert "bad" not in ws.kb_names()
+    binary = tmp_path / "binary.nt"
+    binary.write_bytes(b"\x00\x01" * 100)
+    with pytest.raises(KBFileError, match="binary"):
+        ws.import_file(binary, name="binary")
+    empty = tmp_path / "empty.nt"
+    empty.write_text("")
+    with pytest.raises(KBFileError, match="empty"):
+        ws.import_file(empty, name="empty")
+    with pytest.raises(KBFileError, match="index must be"):
+        ws.import_file(path, name="x", index="cloud")
+    assert sorted(ws.kb_names()) == ["kb-disk", "kb-memory"]
+
+
+def test_builder_cleans_up_when_stopped(tmp_path: Path) -> None:
+    builder = DiskIndexBuilder(tmp_path)
+    builder.add('<http://x/a> <http://x/b> <http://x/c> .\n')
+    builder.close()
+    assert list(tmp_path.iterdir()) == []
+
+
+def _canonical(path: Path) -> str:
+    import pyoxigraph as ox
+
+    base = "https://knowloop.dev/kb/x/"
+    triples = ox.parse(path=path, format=ox.RdfFormat.N_TRIPLES, base_iri=base)
+    return ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES).decode()
+
+
+def test_load_index_binds_the_node_table(both: Engine) -> None:
+    kb_dir = both.workspace.kbs_dir / "disk"
+    index = load_index(kb_dir / "index.pickle")
+    assert index.nodes.path == kb_dir / NODES_FILE
+    assert dict(index.roles.items()) == dict(both.kg("disk").index.roles.items())
