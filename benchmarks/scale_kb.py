@@ -144,10 +144,10 @@ def generate(path: Path, n_triples: int, seed: int = 11, n_questions: int = 300)
     n_artists = max(20, n_albums // 4)
     n_cities = max(10, min(len(PLACE) * len(PLACE_END) * 4, n_artists // 12))
     n_labels, n_studios = max(5, n_albums // 400), max(5, n_albums // 200)
-    albums = [t.title() for t in _names((ADJ, NOUN, TAIL), n_albums)]
+    albums = [t.strip().title() for t in _names((("", "the"), ADJ, NOUN, TAIL), n_albums)]
     artists = [t.title() for t in _names((FIRST, LAST), min(n_artists, len(FIRST) * len(LAST)))]
     if len(artists) < n_artists:  # more artists than first × last names: a middle initial
-        extra = _names((FIRST, list("abcdefghijklmnoprstvwz"), LAST), n_artists - len(artists))
+        extra = _names((FIRST, list("abcdefghijklmnopqrstuvwxyz"), LAST), n_artists - len(artists))
         artists += [f"{a.title()} {b.upper()}. {c.title()}" for a, b, c in
                     (x.split(" ") for x in extra)]  # fmt: skip
     towns = [f"{a}{b}".title() for a in PLACE for b in PLACE_END]

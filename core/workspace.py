@@ -236,7 +236,8 @@ class Workspace:
                 write_registration(tmp, registration)
                 info = KBInfo(
                     name=name, source=url + (f" <{graph}>" if graph else ""), sha256="",
-                    format="sparql endpoint", **_index_counts(index), skipped_lines=0,
+                    format="sparql endpoint" + (" (lazy)" if index.nodes is not None else ""),
+                    **_index_counts(index), skipped_lines=0,
                     import_seconds=round(time.perf_counter() - started, 3),
                     imported_at=time.time(),
                 )  # fmt: skip

@@ -60,6 +60,7 @@ def test_the_disk_index_is_the_memory_index(both: Engine) -> None:
     assert size < (both.workspace.kbs_dir / "mem" / "index.pickle").stat().st_size / 10
 
 
+@pytest.mark.slow
 def test_same_answers_and_paths_as_the_memory_index(both: Engine, music) -> None:
     for q in music[1]:
         a = both.ask(q.text, kb="mem", paradigm="kg-only")
@@ -86,6 +87,7 @@ def test_fuzzy_linking_finds_what_a_full_scan_finds(both: Engine) -> None:
         assert disk.starts_label(text.lower()) == mem.starts_label(text.lower())
 
 
+@pytest.mark.slow
 def test_edit_undo_and_reopen_through_the_overlay(tmp_path: Path, music) -> None:
     ws = Workspace(tmp_path / "ws")
     ws.import_file(music[0], name="m", index="disk")

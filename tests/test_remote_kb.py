@@ -177,14 +177,16 @@ def test_same_questions_same_answers_as_the_local_store(remote_engine: Engine, k
 
 @pytest.mark.slow
 @pytest.mark.parametrize("paradigm", list(PARADIGMS))
+@pytest.mark.parametrize("lazy", [False, True], ids=["read-whole", "lazy"])
 def test_every_paradigm_runs_on_an_endpoint_and_shows_what_it_sent(
-    remote_engine: Engine, paradigm: str
+    remote_engine: Engine, lazy_engine: Engine, paradigm: str, lazy: bool
 ) -> None:
     replies = itertools.count()  # CoK's samples disagree, so it goes on to retrieval
     reply = (lambda prompt: str(next(replies))) if paradigm == "cok" else "1"
     mock = LLMSettings(model="openai/gpt-4o-mini", mock_response=reply)
-    trace = remote_engine.ask("who directed Clownhouse", kb="virt", paradigm=paradigm,
-                              settings=LoopSettings(llm=mock))  # fmt: skip
+    engine = lazy_engine if lazy else remote_engine
+    trace = engine.ask("who directed Clownhouse", kb="virt", paradigm=paradigm,
+                       settings=LoopSettings(llm=mock))  # fmt: skip
     assert trace.error is None and trace.steps, paradigm
     sent = [s.action.details["sent"] for s in trace.steps if "sent" in s.action.details]
     if paradigm != "llm-only":  # the LLM alone asks no knowledge graph
@@ -276,6 +278,7 @@ def test_a_large_endpoint_is_indexed_lazily(lazy_engine: Engine, remote_engine: 
     for name in ("ox", "virt"):
         kg = lazy_engine.kg(name)
         assert kg.lazy and kg.index.nodes.text_search == (name == "virt")
+        assert lazy_engine.workspace.kb_info(name).format == "sparql endpoint (lazy)"
         assert kg.index.n_triples == mirror.index.n_triples
         assert [(r.label, r.count, r.object_kind) for r in kg.relations] == [
             (r.label, r.count, r.object_kind) for r in mirror.relations

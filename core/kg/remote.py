@@ -262,8 +262,14 @@ class RemoteKnowledgeGraph(KnowledgeGraph):
 
     def exact(self, text: str) -> list[str]:
         if self.lazy:  # the name as written is one more spelling to try
-            return self.index.nodes.ids(normalize(text), text)
+            ids = self.index.nodes.ids(normalize(text), text)
+            self.prefetch(ids)  # their degrees and labels rank them next
+            return ids
         return super().exact(text)
+
+    def prefetch(self, nodes: Iterable[str]) -> None:
+        if self.lazy:
+            self.index.nodes.prefetch(nodes)
 
     @property
     def graph(self):
@@ -294,8 +300,7 @@ class RemoteKnowledgeGraph(KnowledgeGraph):
                 out.setdefault(node, []).append(other)
         if limit is not None:
             out = {n: others[:limit] for n, others in out.items()}
-        if self.lazy:  # what the engine reads next about them (labels, degrees, roles)
-            self.index.nodes.prefetch(x for others in out.values() for x in others)
+        self.prefetch(x for others in out.values() for x in others)  # read next: labels, …
         return out
 
     def holds(self, s: str, p: str, o: str) -> bool:
@@ -361,7 +366,7 @@ def derive_index(registration: Registration, kb_dir: Path, max_triples: int = MA
     endpoint = Endpoint(registration.url, registration.graph, registration.timeout_s)
     total = count_triples(endpoint)
     if total > max_triples:  # too large to read whole: relations now, nodes when needed
-        index = lazy_index(endpoint, registration.label_predicates, total)
+        index = lazy_index(endpoint, registration.label_predicates)
     else:
         index = build_index(endpoint_triples(endpoint, registration, total, progress))
     if not index.n_triples:

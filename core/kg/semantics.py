@@ -177,6 +177,7 @@ class RelationSemantics:
         relations they are subjects of: films have a genre and a director, companies a
         parent organization) — names alone say little about films or companies."""
         kg, index = self.kg, self.kg.index
+        kg.prefetch(nodes)
         texts = [_node_text(kg, n) for n in nodes]
         texts += [kg.label(c) for n in nodes for c in index.classes.get(n, ())]
         texts = [t for t in texts if t]

@@ -628,6 +628,11 @@ class KnowledgeGraph:
     def degree(self, node_id: str) -> int:
         return self.index.degree.get(node_id, 0)
 
+    def prefetch(self, nodes: Iterable[str]) -> None:
+        """About to read the labels, roles or degrees of these nodes: a KB that reads them
+        over the network (a lazily indexed endpoint) fetches them in a few requests instead
+        of one each. Here they are at hand already."""
+
     # -- traversal --------------------------------------------------------------------------
     def edges(self, node_id: str, rel_id: str, direction: Direction,
               limit: int | None = None) -> list[str]:  # fmt: skip
