@@ -31,6 +31,7 @@ from core.kg.store import (
     KGIndex,
     ReachPools,
     _fallback_label,
+    add_name,
     finish_index,
     literal_kind,
     literal_text,
@@ -99,13 +100,7 @@ class DiskIndexBuilder:
             "AND starts_with(o, '\"') ORDER BY s, p, o", [_LABEL_ID, _ALT_ID, _COMMENT_ID]
         ).fetchall()  # fmt: skip
         for s, p, o in rows:
-            value = literal_text(o)
-            if p == _LABEL_ID:
-                labels.setdefault(s, value)
-            elif p == _ALT_ID:
-                aliases[s].append(value)
-            else:
-                comments.setdefault(s, value)
+            add_name(s, p, literal_text(o), labels, aliases, comments)
         rel_ids = order_relations(stats, labels)
         code = {p: k for k, p in enumerate(rel_ids)}
         codes = pa.table({"p": rel_ids, "rid": list(range(len(rel_ids)))})  # noqa: F841

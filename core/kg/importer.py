@@ -254,15 +254,20 @@ def _read_bytes(p: Path) -> bytes:
     """Read the whole file, turning OS errors into one-line KBFileErrors."""
     try:
         data = p.read_bytes()
-    except FileNotFoundError:
-        raise KBFileError(f"{p}: file not found") from None
-    except IsADirectoryError:
-        raise KBFileError(f"{p}: is a directory, not a file") from None
     except OSError as exc:
-        raise KBFileError(f"{p}: cannot read file ({exc.strerror or exc})") from None
+        raise _read_error(p, exc) from None
     if not data:
         raise KBFileError(f"{p.name}: no triples found (the file is empty)")
     return data
+
+
+def _read_error(p: Path, exc: OSError) -> KBFileError:
+    """An OS error reading a KB file, as one line."""
+    if isinstance(exc, FileNotFoundError):
+        return KBFileError(f"{p}: file not found")
+    if isinstance(exc, IsADirectoryError):
+        return KBFileError(f"{p}: is a directory, not a file")
+    return KBFileError(f"{p}: cannot read file ({exc.strerror or exc})")
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -443,12 +448,8 @@ class _NTriplesStream(KBStream):
         name = self.path.name
         try:
             fh = open(self.path, "rb")  # noqa: SIM115 — closed below, after the last block
-        except FileNotFoundError:
-            raise KBFileError(f"{self.path}: file not found") from None
-        except IsADirectoryError:
-            raise KBFileError(f"{self.path}: is a directory, not a file") from None
         except OSError as exc:
-            raise KBFileError(f"{self.path}: cannot read file ({exc.strerror or exc})") from None
+            raise _read_error(self.path, exc) from None
         with fh:
             size = os.fstat(fh.fileno()).st_size
             if not size:

@@ -28,15 +28,15 @@ from typing import Any
 
 from core.kg.nodebase import NodeMap, pack_roles, unpack_roles
 from core.kg.store import (
-    _ALT_ID,
-    _COMMENT_ID,
     _FEW,
+    _LABEL_ID,
     _SCHEMA_IDS,
     _TYPE_ID,
     KGIndex,
     ReachPools,
     _fallback_label,
     _object_kind,
+    add_name,
     finish_index,
     literal_text,
     order_relations,
@@ -235,13 +235,8 @@ def lazy_index(endpoint, label_predicates: list[str]) -> KGIndex:
             f"FILTER(isLiteral(?l)) }} ORDER BY ?p ?q ?l"
         )
         for p, q, lit in doc:
-            value = literal_text(lit)
-            if q in labels_ids:
-                labels.setdefault(p, value)
-            elif q == _ALT_ID:
-                aliases[p].append(value)
-            elif q == _COMMENT_ID:
-                comments.setdefault(p, value)
+            add_name(p, _LABEL_ID if q in labels_ids else q, literal_text(lit), labels, aliases,
+                     comments)  # fmt: skip
     rel_ids = order_relations(counts, labels)
     codes = {p: k for k, p in enumerate(rel_ids)}
     table = RemoteNodeTable(label_predicates, codes, _has_text_search(endpoint), {})

@@ -262,13 +262,7 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
     for sid, pid, oid in triples:
         if pid in schema:
             if oid[0] == '"' and pid in (label_id, alt_id, comment_id):
-                value = literal_text(oid)
-                if pid == label_id:
-                    labels.setdefault(sid, value)
-                elif pid == alt_id:
-                    aliases[sid].append(value)
-                else:
-                    comments.setdefault(sid, value)
+                add_name(sid, pid, literal_text(oid), labels, aliases, comments)
             elif pid == type_id and oid[0] != '"':
                 classes[sid].append(oid)
             continue
@@ -331,6 +325,17 @@ def build_index(triples: Iterable[tuple[str, str, str]]) -> KGIndex:
         index, rel_ids, labels, aliases, rel_count, kinds, signatures, pools, distinct, n,
         {r: c for r, c in comments.items() if r in rel_index},
     )  # fmt: skip
+
+
+def add_name(node: str, pred: str, value: str, labels: dict[str, str],
+             aliases: dict[str, list[str]], comments: dict[str, str]) -> None:  # fmt: skip
+    """Fold one naming triple in: a node's first label and comment count, every alias."""
+    if pred == _LABEL_ID:
+        labels.setdefault(node, value)
+    elif pred == _ALT_ID:
+        aliases[node].append(value)
+    elif pred == _COMMENT_ID:
+        comments.setdefault(node, value)
 
 
 def literal_text(literal_id: str) -> str:
