@@ -15,6 +15,7 @@ Targets (issue 15): import ≤ 3 GB peak RSS and ≤ 15 min at 10 M; open ≤ 2 
 process ≤ 1.5 GB; kg-only median ≤ 10 ms and p95 ≤ 50 ms at 10 M.
 
 Run:  .venv/bin/python benchmarks/bench_scale.py [--sizes 129000 1000000 10000000] [--n 300]
+      [--format nt|tsv]  (tsv: the same KBs as tab-separated names, the bundled KB's format)
       (the generated files and workspaces stay in --work, default .knowloop-bench/scale)
 """
 
@@ -110,9 +111,9 @@ def child(code: str, **values: str) -> dict[str, Any]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def run_size(work: Path, n_triples: int, n_questions: int) -> dict[str, Any]:
+def run_size(work: Path, n_triples: int, n_questions: int, fmt: str = "nt") -> dict[str, Any]:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from scale_kb import generate
+    from scale_kb import generate, to_delimited
 
     name = f"music{n_triples}"
     file, qfile = work / f"{name}.nt", work / f"{name}.questions.json"
@@ -120,8 +121,13 @@ def run_size(work: Path, n_triples: int, n_questions: int) -> dict[str, Any]:
     if not (file.is_file() and qfile.is_file()):
         questions = generate(file, n_triples, n_questions=n_questions)
         qfile.write_text(json.dumps([q.__dict__ for q in questions]))
+    if fmt == "tsv":  # the same KB as the bundled KB's delimited format
+        tsv = work / f"{name}.tsv"
+        if not tsv.is_file():
+            to_delimited(file, tsv)
+        file, name = tsv, f"{name}-tsv"
     generated_s = time.perf_counter() - t0
-    home = work / f"home-{n_triples}"
+    home = work / f"home-{n_triples}-{fmt}"
     subprocess.run(["rm", "-rf", str(home)], check=True)
     print(f"[{n_triples:,}] importing {file.stat().st_size >> 20} MiB", file=sys.stderr)
     imported = child(_IMPORT, HOME=str(home), FILE=str(file), NAME=name)
@@ -133,6 +139,7 @@ def run_size(work: Path, n_triples: int, n_questions: int) -> dict[str, Any]:
     disk = sum(f.stat().st_size for f in (home / "kbs" / name).rglob("*") if f.is_file())
     return {
         "target_triples": n_triples,
+        "format": fmt,
         "file_mib": round(file.stat().st_size / 2**20, 1),
         "generate_s": round(generated_s, 1),
         "import": imported,
@@ -147,10 +154,14 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[129_000, 1_000_000, 10_000_000])
     parser.add_argument("--n", type=int, default=300, help="questions per KB")
     parser.add_argument("--work", type=Path, default=REPO_ROOT / ".knowloop-bench" / "scale")
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR / "scale.json")
+    parser.add_argument("--format", choices=["nt", "tsv"], default="nt",
+                        help="import the generated KB as N-Triples, or as tab-separated names")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="default benchmarks/results/scale.json (scale_tsv.json for tsv)")
     args = parser.parse_args()
+    args.out = args.out or RESULTS_DIR / ("scale.json" if args.format == "nt" else "scale_tsv.json")
     args.work.mkdir(parents=True, exist_ok=True)
-    rows = [run_size(args.work, n, args.n) for n in args.sizes]
+    rows = [run_size(args.work, n, args.n, args.format) for n in args.sizes]
     top = rows[-1]
     checks = {
         "import_rss_gb": top["import"]["rss_gb"] <= TARGETS["import_rss_gb"],

@@ -237,3 +237,23 @@ def _questions(rng, facts, albums, artists, cities, labels, artist_city, label_c
             out.append(Question(f"which country is the record label of {album} from?",
                                 (COUNTRY[label_country[f["label"][0]]],), 2))  # fmt: skip
     return out
+
+
+def to_delimited(ntriples: Path, out: Path) -> Path:
+    """The same KB as `subject<TAB>relation<TAB>object` names (the bundled KB's format):
+    entities by their labels (unique here), relations by their IRI's local name, years as
+    numbers. Labels are read first (a dict of them: this tool's memory, not the importer's)."""
+    names: dict[str, str] = {}
+    with open(ntriples, encoding="utf-8") as fh:
+        for line in fh:
+            s, p, o = line.rstrip(" .\n").split(" ", 2)
+            if p == LABEL:
+                names[s] = o[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    with open(ntriples, encoding="utf-8") as fh, open(out, "w", encoding="utf-8") as dst:
+        for line in fh:
+            s, p, o = line.rstrip(" .\n").split(" ", 2)
+            if p == LABEL:
+                continue
+            obj = o[1 : o.index('"', 1)] if o.startswith('"') else names[o]
+            dst.write(f"{names[s]}\t{p[len(BASE) + 1 : -1]}\t{obj}\n")
+    return out

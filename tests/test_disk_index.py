@@ -137,17 +137,17 @@ def test_node_map_is_a_mapping_with_an_overlay(both: Engine) -> None:
         copy.labels["<urn:nothing>"]  # noqa: B018
 
 
-# -- N-Triples, block by block ------------------------------------------------------------
+# -- RDF files, piece by piece ------------------------------------------------------------
 
 
-def test_ntriples_import_streams_in_blocks(tmp_path: Path, monkeypatch) -> None:
+def test_rdf_import_streams_in_pieces(tmp_path: Path, monkeypatch) -> None:
     lines = [f'<http://x/e{i}> <http://x/next> <http://x/e{i + 1}> .\n' for i in range(40)]
     lines += ['<http://x/e1> <http://www.w3.org/2000/01/rdf-schema#label> "One" .\n',
               "# a comment line\n", lines[3]]  # fmt: skip
     path = tmp_path / "kb.nt"
     path.write_text("".join(lines))
     whole = build_index(dict.fromkeys(ntriples_triples(_canonical(path))))
-    monkeypatch.setattr(importer._NTriplesStream, "BLOCK", 256)  # ≈ 4 lines a block
+    monkeypatch.setattr(importer._RDFStream, "PIECE", 4)  # triples per piece
     ws = Workspace(tmp_path / "ws")
     for place in ("memory", "disk"):
         info = ws.import_file(path, name=f"kb-{place}", index=place)
@@ -155,7 +155,19 @@ def test_ntriples_import_streams_in_blocks(tmp_path: Path, monkeypatch) -> None:
         assert info.triples == kg.index.n_triples == whole.n_triples == 40  # repeat counted once
         assert kg.label("<http://x/e1>") == "One"
         assert kg.edges("<http://x/e3>", "<http://x/next>", "out") == ["<http://x/e4>"]
-    # an error in a later block names the file's line, and nothing is imported
+    # Turtle streams the same way (prefixes, several triples per statement)
+    ttl = tmp_path / "kb.ttl"
+    ttl.write_text("@prefix x: <http://x/> .\n"
+                   + "".join(f"x:e{i} x:next x:e{i + 1} .\n" for i in range(40))
+                   + 'x:e1 <http://www.w3.org/2000/01/rdf-schema#label> "One" .\n')  # fmt: skip
+    info = ws.import_file(ttl, name="kb-ttl", index="disk")
+    assert info.triples == 40 and ws.kg("kb-ttl").label("<http://x/e1>") == "One"
+    bad_ttl = tmp_path / "bad.ttl"
+    bad_ttl.write_text(ttl.read_text().replace("x:e30 x:next", "x:e30 x:next ;;"))
+    with pytest.raises(KBFileError, match="line 32") as err:
+        ws.import_file(bad_ttl, name="bad-ttl")
+    assert err.value.issues[0].line == 32 and "x:e30" in err.value.issues[0].text
+    # an error in a later piece names the file's line, and nothing is imported
     bad = tmp_path / "bad.nt"
     bad.write_text("".join(lines[:30]) + "<http://x/a> <http://x/b> .\n" + "".join(lines[30:]))
     with pytest.raises(KBFileError, match="line 31") as err:
@@ -172,7 +184,7 @@ def test_ntriples_import_streams_in_blocks(tmp_path: Path, monkeypatch) -> None:
         ws.import_file(empty, name="empty")
     with pytest.raises(KBFileError, match="index must be"):
         ws.import_file(path, name="x", index="cloud")
-    assert sorted(ws.kb_names()) == ["kb-disk", "kb-memory"]
+    assert sorted(ws.kb_names()) == ["kb-disk", "kb-memory", "kb-ttl"]
 
 
 def test_builder_cleans_up_when_stopped(tmp_path: Path) -> None:

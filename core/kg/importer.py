@@ -17,9 +17,10 @@ the fastest way into pyoxigraph; loading and indexing are the caller's job. Bad 
 from __future__ import annotations
 
 import csv
+import itertools
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
@@ -231,20 +232,17 @@ def stream_kb_file(
     max_issues: int = 50,
     progress: Progress | None = None,
 ) -> KBStream:
-    """Like parse_kb_file, but delimited files come in chunks so a loader can start at once
-    (the same checks and errors; RDF files come as one chunk). `progress` gets the share of
-    the file's lines read so far (0..1), so a caller can draw a bar for a large file."""
+    """Like parse_kb_file, but the file comes in chunks so a loader can start at once and
+    memory stays bounded (the same checks and errors). `progress` gets the share of the file
+    read so far (0..1), so a caller can draw a bar for a large file."""
     if not isinstance(kb_name, str) or not _KB_NAME_RE.fullmatch(kb_name):
         raise ValueError(f"invalid kb_name {kb_name!r}: use one or more of A-Z a-z 0-9 . _ -")
     p = Path(path)
     base = kb_base_iri(kb_name)
     sniffed = sniff_format(p)
-    if sniffed == "rdf:N_TRIPLES":  # line-based: converted block by block, any size
-        return _NTriplesStream(p, base, progress)
-    if sniffed != "delimited":
-        return _WholeStream(parse_kb_file(p, kb_name, skip_bad=skip_bad, max_issues=max_issues))
-    text = _decode(_read_bytes(p), p.name)
-    return _DelimitedStream(text, p.name, base, skip_bad, max(1, max_issues), progress)
+    if sniffed != "delimited":  # parsed as a stream, converted piece by piece: any size
+        return _RDFStream(p, sniffed.removeprefix("rdf:"), base, progress)
+    return _DelimitedStream(p, p.name, base, skip_bad, max(1, max_issues), progress)
 
 
 # --------------------------------------------------------------------------- reading
@@ -351,14 +349,6 @@ def _splitter(sep: str) -> Callable[[str], list[str]]:
     return lambda line: line.split(sep)
 
 
-def _content_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
-    """Yield (1-based number, line) for lines that are neither blank nor comments."""
-    for no, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if stripped and stripped[0] != "#":
-            yield no, line
-
-
 def _good_fields(fields: list[str]) -> bool:
     return len(fields) == 3 and all(f.strip() for f in fields)
 
@@ -415,27 +405,17 @@ class KBStream:
         raise NotImplementedError
 
 
-class _WholeStream(KBStream):
-    def __init__(self, parsed: ParsedKB):
-        self.parsed = parsed
+class _RDFStream(KBStream):
+    """An RDF file (N-Triples, Turtle, N-Quads, TriG, RDF/XML, N3) parsed as a stream: the
+    parser reads the file incrementally, triples go on in pieces of PIECE (canonical
+    N-Triples, named graphs flattened), so memory stays bounded whatever the file's size. A
+    triple repeated across pieces is passed on twice; the store keeps one, and the index
+    counts distinct triples."""
 
-    def chunks(self) -> Iterator[list[str]]:
-        yield [self.parsed.ntriples]
+    PIECE = 80_000  # triples per piece handed on
 
-    def result(self, ntriples: str = "") -> ParsedKB:
-        return self.parsed
-
-
-class _NTriplesStream(KBStream):
-    """An N-Triples file read in blocks of whole lines: each block is checked (UTF-8, syntax,
-    with the file's own line numbers), made canonical and handed on, so memory stays bounded
-    by the block size whatever the file's size. A triple repeated across blocks is passed on
-    twice; the store keeps one, and the index counts distinct triples."""
-
-    BLOCK = 8 << 20  # bytes per block (≈ 80k triples)
-
-    def __init__(self, path: Path, base: str, progress: Progress | None = None):
-        self.path, self.base, self.progress = path, base, progress
+    def __init__(self, path: Path, fmt_attr: str, base: str, progress: Progress | None = None):
+        self.path, self.fmt_attr, self.base, self.progress = path, fmt_attr, base, progress
         self._result: ParsedKB | None = None
 
     def result(self, ntriples: str = "") -> ParsedKB:
@@ -443,75 +423,72 @@ class _NTriplesStream(KBStream):
             raise RuntimeError("result() before chunks() was exhausted")
         return self._result
 
-    def _blocks(self) -> Iterator[tuple[int, bytes]]:
-        """(number of the block's first line, bytes of whole lines)."""
-        name = self.path.name
+    def chunks(self) -> Iterator[list[str]]:
+        fmt = getattr(ox.RdfFormat, self.fmt_attr)
+        name, n_triples, predicates = self.path.name, 0, set()
         try:
-            fh = open(self.path, "rb")  # noqa: SIM115 — closed below, after the last block
+            fh = open(self.path, "rb")  # noqa: SIM115 — closed below, after the last piece
         except OSError as exc:
             raise _read_error(self.path, exc) from None
         with fh:
             size = os.fstat(fh.fileno()).st_size
             if not size:
                 raise KBFileError(f"{name}: no triples found (the file is empty)")
-            first_line, carry, done = 1, b"", 0
-            while block := fh.read(self.BLOCK):
-                if done == 0 and b"\x00" in block[:_BINARY_PROBE]:
-                    _decode(block[:_BINARY_PROBE], name)  # raises the binary-file message
-                done += len(block)
-                block = carry + block
-                cut = block.rfind(b"\n") + 1
-                if cut == 0:
-                    carry = block
-                    continue
-                carry = block[cut:]
-                yield first_line, block[:cut]
-                first_line += block.count(b"\n", 0, cut)
-                if self.progress:
-                    self.progress(done / max(1, size))
-            if carry:
-                yield first_line, carry
-
-    def chunks(self) -> Iterator[list[str]]:
-        name, n_triples, subjects, predicates = self.path.name, 0, 0, set()
-        for first_line, data in self._blocks():
+            head = fh.read(_BINARY_PROBE)
+            if b"\x00" in head:
+                _decode(head, name)  # raises the binary-file message
+            fh.seek(0)
+            piece: dict[ox.Triple, None] = {}
             try:
-                text = data.decode("utf-8-sig" if first_line == 1 else "utf-8")
-            except UnicodeDecodeError as exc:
-                line = first_line + data.count(b"\n", 0, exc.start)
-                raise KBFileError(
-                    f"{name}: looks binary / not UTF-8 text (invalid byte at line {line}); "
-                    "re-save the file as UTF-8",
-                    [LineIssue(line, _line_text(data, exc.start), "not valid UTF-8")],
-                ) from None
-            try:
-                triples = dict.fromkeys(
-                    q.triple
-                    for q in ox.parse(input=text, format=ox.RdfFormat.N_TRIPLES, base_iri=self.base)
-                )
+                for quad in ox.parse(input=fh, format=fmt, base_iri=self.base):
+                    piece[quad.triple] = None
+                    if len(piece) >= self.PIECE:
+                        n_triples += len(piece)
+                        predicates.update(t.predicate for t in piece)
+                        yield [_ntriples(piece)]
+                        piece = {}
+                        if self.progress:
+                            self.progress(min(1.0, fh.tell() / size))
             except SyntaxError as exc:
-                # the parser counts lines from the block's start; say the file's line numbers
-                msg = re.sub(
-                    r"\bline (\d+)",
-                    lambda m, at=first_line: f"line {int(m.group(1)) + at - 1}",
-                    " ".join((exc.msg or str(exc)).split()),
-                )
-                issues = []
-                if exc.lineno:
-                    lines = text.split("\n")
-                    shown = lines[exc.lineno - 1] if exc.lineno <= len(lines) else ""
-                    line = first_line + exc.lineno - 1
-                    issues.append(LineIssue(line, shown.rstrip("\r")[:_TEXT_CUT], msg))
-                raise KBFileError(f"{name}: invalid N_TRIPLES ({msg})", issues) from None
-            if not triples:
-                continue
-            n_triples += len(triples)
-            predicates.update(t.predicate for t in triples)
-            yield [ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES).decode("utf-8")]
+                raise self._syntax_error(exc, fmt) from None
+            except (OSError, ValueError) as exc:
+                msg = " ".join(str(exc).split())
+                raise KBFileError(f"{name}: cannot parse as {fmt.name} ({msg})") from None
+            if piece:
+                n_triples += len(piece)
+                predicates.update(t.predicate for t in piece)
+                yield [_ntriples(piece)]
         if not n_triples:
             raise KBFileError(f"{name}: no triples found")
+        label = _RDF_LABELS[self.fmt_attr]
         # entity counts come from the index (meta.json); only these are known without it
-        self._result = ParsedKB("", n_triples, subjects, len(predicates), "ntriples", [], self.base)
+        self._result = ParsedKB("", n_triples, 0, len(predicates), label, [], self.base)
+
+    def _syntax_error(self, exc: SyntaxError, fmt) -> KBFileError:
+        msg = " ".join((exc.msg or str(exc)).split())
+        line = exc.lineno or 0
+        text = _file_line(self.path, line) if line else ""
+        if "Invalid UTF-8" in msg:
+            return KBFileError(
+                f"{self.path.name}: looks binary / not UTF-8 text (invalid byte at line {line}); "
+                "re-save the file as UTF-8",
+                [LineIssue(line, text, "not valid UTF-8")],
+            )
+        issues = [LineIssue(line, text, msg)] if line else []
+        return KBFileError(f"{self.path.name}: invalid {fmt.name} ({msg})", issues)
+
+
+def _ntriples(triples: Iterable[ox.Triple]) -> str:
+    return ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES).decode("utf-8")
+
+
+def _file_line(path: Path, number: int) -> str:
+    """Line `number` (1-based) of a file, lossily decoded and cut for display."""
+    with open(path, "rb") as fh:
+        for i, raw in enumerate(fh, 1):
+            if i == number:
+                return raw.decode("utf-8", "replace").rstrip("\r\n")[:_TEXT_CUT]
+    return ""
 
 
 class _DelimitedStream(KBStream):
@@ -521,14 +498,18 @@ class _DelimitedStream(KBStream):
 
     def __init__(
         self,
-        text: str,
+        source: str | Path,
         name: str,
         base: str,
         skip_bad: bool,
         max_issues: int,
         progress: Progress | None = None,
     ):
-        self.text, self.name, self.base = text, name, base
+        """`source`: the text (every line kept: exact counts, one label per name), or a
+        file's path (read block by block; the name caches start afresh with each piece, so
+        memory stays bounded whatever the file's size — a triple or label repeated across
+        pieces is passed on again, and the store and the index keep one)."""
+        self.source, self.name, self.base = source, name, base
         self.skip_bad, self.max_issues = skip_bad, max_issues
         self.progress = progress
         self._result: ParsedKB | None = None
@@ -540,13 +521,21 @@ class _DelimitedStream(KBStream):
         return self._result
 
     def chunks(self) -> Iterator[list[str]]:
-        text, name, base, max_issues = self.text, self.name, self.base, self.max_issues
-        lines = text.split("\n")
+        name, base, max_issues = self.name, self.base, self.max_issues
+        bounded = isinstance(self.source, Path)
+        if bounded:
+            numbered = _file_lines(self.source, self.progress)
+        else:
+            numbered = _reported(self.source.split("\n"), self.progress)
+        read: list[tuple[int, str]] = []  # the lines read to sniff, read again below
         sample: list[tuple[int, str]] = []
-        for item in _content_lines(lines):
-            sample.append(item)
-            if len(sample) >= _SNIFF_LINES:
-                break
+        for no, line in numbered:
+            read.append((no, line))
+            stripped = line.strip()
+            if stripped and stripped[0] != "#":
+                sample.append((no, line))
+                if len(sample) >= _SNIFF_LINES:
+                    break
         if not sample:
             raise KBFileError(f"{name}: no triples found (only blank or comment lines)")
         sep, score = _detect_separator([line for _, line in sample])
@@ -577,7 +566,8 @@ class _DelimitedStream(KBStream):
         n_bad = 0
         first_unlisted: LineIssue | None = None
         first_data_line = True
-        for no, line in _reported(lines, self.progress):
+        n_triples = 0
+        for no, line in itertools.chain(read, numbered):
             if not line or line[0] in _MAYBE_SKIP:  # cheap pre-check; strip() only when needed
                 stripped = line.strip()
                 if not stripped or stripped[0] == "#":
@@ -611,6 +601,10 @@ class _DelimitedStream(KBStream):
                         seen.add(triple)
                         pending.append(triple)
                         if len(pending) >= self.CHUNK:
+                            if bounded:  # this piece's names, then forget them
+                                n_triples += len(seen)
+                                pending.extend(_label_lines(entities, relations))
+                                entities, relations, objects, seen = {}, {}, {}, set()
                             yield pending
                             pending = []
                     continue
@@ -637,20 +631,79 @@ class _DelimitedStream(KBStream):
         if first_unlisted is not None:
             more_reason = f"... and {n_bad - max_issues} more malformed lines not listed"
             issues.append(LineIssue(first_unlisted.line, first_unlisted.text, more_reason))
-        if not seen:
+        n_triples += len(seen)
+        if not n_triples:
             raise KBFileError(f"{name}: no valid triples found ({n_bad} malformed lines)", issues)
         pending.extend(_label_lines(entities, relations))
         yield pending
         self._result = ParsedKB(
             "",
-            len(seen),
-            len(entities),
-            len(relations),
+            n_triples,  # bounded: counted per piece (the index counts distinct ones)
+            0 if bounded else len(entities),
+            0 if bounded else len(relations),
             f"delimited:{sep_name}",
             issues,
             base,
             n_bad,
         )
+
+
+_BLOCK = 8 << 20  # bytes of a delimited file decoded at a time
+
+
+def _file_lines(path: Path, progress: Progress | None) -> Iterator[tuple[int, str]]:
+    """(1-based number, line) of a text file read block by block, with the same checks and
+    messages as a whole-file read (empty, binary, not UTF-8 at line N); `progress` is told
+    the share of the file read every `_PROGRESS_LINES` lines."""
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 — closed below, after the last line
+    except OSError as exc:
+        raise _read_error(path, exc) from None
+    with fh:
+        size = os.fstat(fh.fileno()).st_size
+        if not size:
+            raise KBFileError(f"{path.name}: no triples found (the file is empty)")
+        if progress:
+            progress(0.0)
+        no, done, carry, first = 0, 0, b"", True
+        while True:
+            block = fh.read(_BLOCK)
+            if first and b"\x00" in block[:_BINARY_PROBE]:
+                _decode(block[:_BINARY_PROBE], path.name)  # raises the binary-file message
+            data = carry + block
+            if block:
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:
+                    carry = data
+                    continue
+                data, carry = data[:cut], data[cut:]
+            elif not data:
+                break
+            else:
+                carry = b""
+            try:
+                text = data.decode("utf-8-sig" if first else "utf-8")
+            except UnicodeDecodeError as exc:
+                line = no + data.count(b"\n", 0, exc.start) + 1
+                raise KBFileError(
+                    f"{path.name}: looks binary / not UTF-8 text (invalid byte at line {line}); "
+                    "re-save the file as UTF-8",
+                    [LineIssue(line, _line_text(data, exc.start), "not valid UTF-8")],
+                ) from None
+            first = False
+            lines = text.split("\n")
+            if text.endswith("\n"):
+                lines.pop()  # the split's empty tail: the next block starts a new line
+            for k, line in enumerate(lines):
+                no += 1
+                if progress and no % _PROGRESS_LINES == 1 and no > 1:
+                    progress(min(1.0, (done + len(data) * k / len(lines)) / size))
+                yield no, line
+            done += len(data)
+            if not block:
+                break
+    if progress:
+        progress(1.0)
 
 
 def _reported(lines: list[str], progress: Progress | None) -> Iterator[tuple[int, str]]:
