@@ -1,8 +1,8 @@
 """How cost grows with the KB: import, open and `kg-only` at 129 k, 1 M and 10 M triples.
 
 The KBs are generated (benchmarks/scale_kb.py: a music KB with a Zipf degree distribution,
-not copies of the bundled one) and imported with `--index auto` (on disk from 64 MiB of
-file, i.e. the 1 M and 10 M KBs; the 129 k KB is indexed in memory). Each phase runs in a
+not copies of the bundled one) and imported with `--index auto` (on disk from about 500,000
+lines of file, i.e. the 1 M and 10 M KBs; the 129 k KB is indexed in memory). Each phase runs in a
 fresh child process, so its peak RSS is its own:
 
 - import: wall time and peak RSS of `Workspace.import_file` (stream, store, index);

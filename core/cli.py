@@ -25,7 +25,7 @@ from core.runs import RunPending
 from core.secrets import scrub, scrub_obj
 from core.trace import Trace
 from core.worker import MEMORY_MB
-from core.workspace import DISK_INDEX_BYTES, INDEX_PLACES, Workspace, default_home
+from core.workspace import DISK_INDEX_TRIPLES, INDEX_PLACES, Workspace, default_home
 
 EXIT_BAD_INPUT = 2
 EXIT_CONFLICT = 3  # someone else changed the same triples: reload and retry
@@ -123,7 +123,7 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("--index", choices=INDEX_PLACES, default="auto",
                      help="where the per-node index lives: memory (fastest, small KBs), disk "
                           "(bounded memory, millions of triples); auto: disk for files from "
-                          f"{DISK_INDEX_BYTES >> 20} MiB")  # fmt: skip
+                          f"about {DISK_INDEX_TRIPLES:,} lines")  # fmt: skip
     imp.set_defaults(run=_import)
 
     co = sub.add_parser("connect", help="register a remote SPARQL endpoint as a KB (read-only)")

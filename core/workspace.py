@@ -61,7 +61,7 @@ DEFAULT_KB = "metaqa"
 # where a KB's per-node index lives (see core.kg.nodebase); "auto": on disk from this size up
 IndexPlace = Literal["auto", "memory", "disk"]
 INDEX_PLACES: tuple[str, ...] = ("auto", "memory", "disk")
-DISK_INDEX_BYTES = 64 << 20
+DISK_INDEX_TRIPLES = 500_000  # from about this many lines of file, the index goes on disk
 REPO_ROOT = Path(__file__).resolve().parent.parent
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 QUESTIONS_DIR = "questions"  # kbs/<name>/questions/*.tsv: labelled questions kept with a KB
@@ -285,7 +285,7 @@ class Workspace:
         records as the origin (default: the file's path; an upload names the uploaded file).
         `index`: where the per-node index lives: "memory" (a pickle, fastest for small KBs),
         "disk" (a SQLite table, bounded memory for millions of triples) or "auto" (disk from
-        DISK_INDEX_BYTES of file up).
+        about DISK_INDEX_TRIPLES lines of file up: `estimated_lines`).
         """
         if index not in INDEX_PLACES:
             raise KBFileError(f"index must be one of {', '.join(INDEX_PLACES)}, not {index!r}")
@@ -329,7 +329,7 @@ class Workspace:
             try:
                 with _staging_dir(self.kbs_dir, name) as tmp:
                     on_disk = index == "disk" or (
-                        index == "auto" and path.stat().st_size >= DISK_INDEX_BYTES
+                        index == "auto" and estimated_lines(path) >= DISK_INDEX_TRIPLES
                     )
                     built = _load_and_index(stream, extra, tmp, report, on_disk)
                     parsed = stream.result()
@@ -596,6 +596,16 @@ def _load_and_index(
     save_index(index, kb_dir / "index.pickle")
     del store  # release RocksDB's lock before the directory is renamed into place
     return index
+
+
+def estimated_lines(path: Path, sample: int = 1 << 20) -> int:
+    """Lines in a file, estimated from its first MiB (a triple a line in N-Triples and
+    delimited files, roughly so in Turtle): what decides where an "auto" index lives, the
+    same for a dense tab-separated file as for verbose N-Triples."""
+    size = path.stat().st_size
+    with open(path, "rb") as fh:
+        head = fh.read(sample)
+    return round(head.count(b"\n") * size / max(1, len(head)))
 
 
 def _index_counts(index: KGIndex) -> dict[str, int]:

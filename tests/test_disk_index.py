@@ -207,3 +207,38 @@ def test_load_index_binds_the_node_table(both: Engine) -> None:
     index = load_index(kb_dir / "index.pickle")
     assert index.nodes.path == kb_dir / NODES_FILE
     assert dict(index.roles.items()) == dict(both.kg("disk").index.roles.items())
+
+
+def test_auto_puts_the_index_on_disk_by_lines_not_bytes(tmp_path: Path, monkeypatch) -> None:
+    import core.workspace as workspace
+
+    tsv = tmp_path / "kb.tsv"
+    tsv.write_text("".join(f"e{i}\tnext\te{i + 1}\n" for i in range(300)))
+    assert abs(workspace.estimated_lines(tsv, sample=1000) - 300) < 60  # early lines are short
+    monkeypatch.setattr(workspace, "DISK_INDEX_TRIPLES", 200)
+    ws = Workspace(tmp_path / "ws")
+    ws.import_file(tsv, name="dense")  # 300 lines: on disk, although a small file
+    assert ws.kg("dense").index.nodes is not None
+    small = tmp_path / "small.tsv"
+    small.write_text("".join(f"e{i}\tnext\te{i + 1}\n" for i in range(100)))
+    ws.import_file(small, name="small")
+    assert ws.kg("small").index.nodes is None
+
+
+def test_a_long_delimited_file_forgets_its_names_and_imports_the_same(
+    tmp_path: Path, monkeypatch
+) -> None:
+    tsv = tmp_path / "kb.tsv"
+    tsv.write_text("".join(f"n{i % 17}\tnext\tn{(i * 7) % 23}\n" for i in range(200)))
+    whole = Workspace(tmp_path / "whole")
+    whole.import_file(tsv, name="kb")
+    monkeypatch.setattr(importer, "_FORGET_AFTER", 10)  # forget the names every 10 triples
+    monkeypatch.setattr(importer._DelimitedStream, "CHUNK", 5)
+    a = whole.kg("kb")
+    nodes = set(a.index.roles)
+    for place in ("memory", "disk"):
+        ws = Workspace(tmp_path / place)
+        info = ws.import_file(tsv, name="kb", index=place)
+        b = ws.kg("kb")
+        assert info.triples == whole.kb_info("kb").triples == b.index.n_triples
+        assert index_view(a, nodes) == index_view(b, nodes)

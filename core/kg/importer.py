@@ -506,9 +506,9 @@ class _DelimitedStream(KBStream):
         progress: Progress | None = None,
     ):
         """`source`: the text (every line kept: exact counts, one label per name), or a
-        file's path (read block by block; the name caches start afresh with each piece, so
-        memory stays bounded whatever the file's size — a triple or label repeated across
-        pieces is passed on again, and the store and the index keep one)."""
+        file's path (read block by block; past _FORGET_AFTER triples the name caches start
+        afresh, so memory stays bounded whatever the file's size — a triple or label
+        repeated after that is passed on again, and the store and the index keep one)."""
         self.source, self.name, self.base = source, name, base
         self.skip_bad, self.max_issues = skip_bad, max_issues
         self.progress = progress
@@ -601,8 +601,8 @@ class _DelimitedStream(KBStream):
                         seen.add(triple)
                         pending.append(triple)
                         if len(pending) >= self.CHUNK:
-                            if bounded:  # this piece's names, then forget them
-                                n_triples += len(seen)
+                            if bounded and len(seen) >= _FORGET_AFTER:  # names so far, then
+                                n_triples += len(seen)  # forget them: memory stays bounded
                                 pending.extend(_label_lines(entities, relations))
                                 entities, relations, objects, seen = {}, {}, {}, set()
                             yield pending
@@ -649,6 +649,9 @@ class _DelimitedStream(KBStream):
 
 
 _BLOCK = 8 << 20  # bytes of a delimited file decoded at a time
+# a delimited file's name caches and seen triples start afresh past this many triples (a
+# file below it is converted exactly as a whole text is: one label per name)
+_FORGET_AFTER = 1_000_000
 
 
 def _file_lines(path: Path, progress: Progress | None) -> Iterator[tuple[int, str]]:
