@@ -319,11 +319,12 @@ def _progress_bar(desc: str):
     from tqdm import tqdm
 
     bar = tqdm(total=100, desc=desc, unit="%", file=sys.stderr, disable=not sys.stderr.isatty(),
-               bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix} [{elapsed}]")  # fmt: skip
+               bar_format="{desc} {percentage:3.0f}%|{bar}| [{elapsed}]")  # fmt: skip
 
     def report(share: float, phase: str) -> None:
+        bar.set_description_str(f"{desc} ({phase})", refresh=False)
         bar.update(max(0, round(share * 100) - bar.n))
-        bar.set_postfix_str(phase, refresh=True)
+        bar.refresh()
         if share >= 1.0:
             bar.close()
 

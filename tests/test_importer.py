@@ -15,6 +15,7 @@ from core.kg.importer import (
     ParsedKB,
     parse_kb_file,
     sniff_format,
+    stream_kb_file,
 )
 
 BASE = "https://knowloop.dev/kb/t/"
@@ -354,3 +355,27 @@ def test_bundled_metaqa_kb_converts_fast_and_loads() -> None:
     store = _load(parsed)
     assert len(store) == parsed.n_triples + parsed.n_entities + 2 * parsed.n_relations
     assert elapsed < 3.0, f"conversion took {elapsed:.2f}s"  # target < 1.5 s; slack for CI
+
+
+# ---------------------------------------------------------------- streamed import, every syntax
+@pytest.mark.parametrize("name", ["kb.ttl", "kb.nt", "kb.nq", "kb.trig", "kb.jsonld", "kb.rdf"])
+def test_every_rdf_syntax_streams_into_the_same_triples(tmp_path: Path, name: str) -> None:
+    """The import streams every RDF syntax (pyoxigraph's incremental parser, in pieces);
+    whatever the syntax, the same triples arrive as a whole-file parse gives."""
+    whole = ox.Store()
+    whole.bulk_load(input=TURTLE, format=ox.RdfFormat.TURTLE, base_iri=BASE)
+    triples = [q.triple for q in whole]
+    fmt = {"kb.ttl": ox.RdfFormat.TURTLE, "kb.nt": ox.RdfFormat.N_TRIPLES,
+           "kb.nq": ox.RdfFormat.N_QUADS, "kb.trig": ox.RdfFormat.TRIG,
+           "kb.jsonld": ox.RdfFormat.JSON_LD, "kb.rdf": ox.RdfFormat.RDF_XML}[name]  # fmt: skip
+    path = tmp_path / name
+    graph = ox.NamedNode("http://ex.org/g")  # named graphs are flattened into the KB
+    quads = [ox.Quad(t.subject, t.predicate, t.object, graph) for t in triples]
+    with_graphs = fmt in (ox.RdfFormat.N_QUADS, ox.RdfFormat.TRIG)
+    path.write_bytes(ox.serialize(quads if with_graphs else triples, format=fmt))
+    stream = stream_kb_file(path, "t")
+    streamed = ox.Store()
+    for chunk in stream.chunks():
+        streamed.bulk_load(input="".join(chunk), format=ox.RdfFormat.N_TRIPLES)
+    assert sorted(map(str, (q.triple for q in streamed))) == sorted(map(str, triples))
+    assert stream.result().n_triples == len(triples)
