@@ -242,3 +242,23 @@ def test_a_long_delimited_file_forgets_its_names_and_imports_the_same(
         b = ws.kg("kb")
         assert info.triples == whole.kb_info("kb").triples == b.index.n_triples
         assert index_view(a, nodes) == index_view(b, nodes)
+
+
+def test_an_older_index_format_is_rebuilt_where_it_lives(tmp_path: Path, music) -> None:
+    """A code change that bumps INDEX_VERSION rebuilds each KB's index once, from its store;
+    a large KB's goes back on disk (bounded memory), not into a pickle of millions of nodes."""
+    from core.kg.store import INDEX_VERSION, save_index
+
+    ws = Workspace(tmp_path / "ws")
+    ws.import_file(music[0], name="m", index="disk")
+    kb_dir = ws.kbs_dir / "m"
+    before = index_view(ws.kg("m"))
+    table = (kb_dir / NODES_FILE).stat().st_ino
+    old = load_index(kb_dir / "index.pickle")
+    old.version = INDEX_VERSION - 1
+    save_index(old, kb_dir / "index.pickle")
+    fresh = Workspace(ws.root).kg("m")  # a new process opening the KB
+    assert fresh.index.version == INDEX_VERSION and fresh.index.nodes is not None
+    assert (kb_dir / NODES_FILE).stat().st_ino != table  # written again
+    assert index_view(fresh) == before
+    assert load_index(kb_dir / "index.pickle").version == INDEX_VERSION

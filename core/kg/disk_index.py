@@ -12,8 +12,9 @@ from __future__ import annotations
 import heapq
 import itertools
 import shutil
+import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import duckdb
@@ -37,6 +38,9 @@ from core.kg.store import (
     literal_text,
     ntriples_triples,
     order_relations,
+    rebuild_index,
+    store_triples,
+    store_version,
 )
 from core.kg.terms import is_literal_id
 from core.text import normalize
@@ -51,8 +55,8 @@ class DiskIndexBuilder:
 
     def __init__(self, kb_dir: Path, memory_limit: str = MEMORY_LIMIT):
         self.kb_dir = Path(kb_dir)
-        self.work = self.kb_dir / ".index-build"
-        self.work.mkdir(parents=True, exist_ok=True)
+        # a directory of its own: two processes rebuilding one KB never share files
+        self.work = Path(tempfile.mkdtemp(prefix=".index-build-", dir=self.kb_dir))
         self.db = duckdb.connect(str(self.work / "triples.duckdb"))
         self.db.execute(f"SET memory_limit = '{memory_limit}'")
         self.db.execute(f"SET temp_directory = '{self.work / 'spill'}'")
@@ -60,8 +64,12 @@ class DiskIndexBuilder:
         self.db.execute("CREATE TABLE t (s VARCHAR, p VARCHAR, o VARCHAR)")
 
     def add(self, ntriples: str) -> None:
+        """A piece of canonical N-Triples text."""
+        self.add_triples(ntriples_triples(ntriples))
+
+    def add_triples(self, triples: Iterable[tuple[str, str, str]]) -> None:
         s, p, o = [], [], []
-        for a, b, c in ntriples_triples(ntriples):
+        for a, b, c in triples:
             s.append(a)
             p.append(b)
             o.append(c)
@@ -111,7 +119,7 @@ class DiskIndexBuilder:
             if nd <= _FEW:
                 distinct[2 * code[p]] = (nd, n)
 
-        writer = NodeTableWriter(self.kb_dir / NODES_FILE)
+        writer = NodeTableWriter(self.kb_dir / NODES_FILE, self.work)
         signatures: Counter[tuple[int, ...]] = Counter()
         pools = ReachPools()
         counts = Counter()
@@ -219,3 +227,24 @@ class DiskIndexBuilder:
         for p, is_lit, dt, rep, n in rows:
             tally[p][literal_kind(dt, rep) if is_lit else "entity"] += n
         return {p: max(sorted(tally[p]), key=lambda k: tally[p][k]) for p in rel_ids}
+
+
+REBUILD_PIECE = 200_000  # triples per piece when an index is rebuilt from a store
+
+
+def rebuild_where_it_lives(store, kb_dir: Path) -> KGIndex:
+    """A fresh index of a KB's store (its format changed, or recovery), kept where the KB
+    keeps it: on disk, with bounded memory, when the KB has a node table; else in memory."""
+    if not (Path(kb_dir) / NODES_FILE).exists():
+        return rebuild_index(store)
+    builder = DiskIndexBuilder(kb_dir)
+    triples = store_triples(store)
+    try:
+        while piece := list(itertools.islice(triples, REBUILD_PIECE)):
+            builder.add_triples(piece)
+        index = builder.finish()
+    except BaseException:
+        builder.close()
+        raise
+    index.kb_version = store_version(store)
+    return index

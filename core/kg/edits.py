@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
+from core.kg.disk_index import rebuild_where_it_lives
 from core.kg.importer import (
     entity_term,
     literal_term,
@@ -40,7 +41,6 @@ from core.kg.store import (
     KnowledgeGraph,
     load_index,
     prune_rocksdb_logs,
-    rebuild_index,
     save_index,
     store_has_edge,
     store_version,
@@ -425,7 +425,7 @@ class KBEditor:
         if index is None:
             index = load_index(index_path)
             if index.version != INDEX_VERSION:
-                index = rebuild_index(store)
+                index = rebuild_where_it_lives(store, self.kb_dir)
             self.log.fold(index, partial(store_has_edge, store))
         save_index(index, index_path)
         self._close_store()
@@ -500,7 +500,7 @@ def open_for_reading(kb_dir: Path, name: str, attempts: int = 6) -> KnowledgeGra
     for attempt in range(attempts):
         try:
             with file_lock(kb_dir / EDIT_LOCK, shared=True):
-                return KnowledgeGraph.open(kb_dir, name=name)
+                return KnowledgeGraph.open(kb_dir, name=name, rebuild=rebuild_where_it_lives)
         except (RuntimeError, OSError):
             if attempt == attempts - 1:
                 raise

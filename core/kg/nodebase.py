@@ -19,6 +19,7 @@ few hundred candidates exactly as the in-memory path scores every label.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from array import array
@@ -52,12 +53,15 @@ def unpack_roles(blob: bytes | None) -> tuple[int, ...]:
 
 
 class NodeTableWriter:
-    """Writes a fresh nodes.sqlite: rows in any order, then `close()` builds the indexes."""
+    """Writes a fresh nodes.sqlite: rows in any order, then `close()` builds the indexes and
+    moves the file into place in one rename (readers of the old one keep reading it; two
+    writers never write one file)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, work_dir: Path):
         self.path = Path(path)
-        self.path.unlink(missing_ok=True)
-        self.db = sqlite3.connect(self.path)
+        self.tmp = Path(work_dir) / self.path.name
+        self.tmp.unlink(missing_ok=True)
+        self.db = sqlite3.connect(self.tmp)
         self.db.executescript(
             "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-200000;" + _SCHEMA
         )
@@ -86,6 +90,7 @@ class NodeTableWriter:
         )
         db.commit()
         db.close()
+        os.replace(self.tmp, self.path)
 
 
 class NodeTable:

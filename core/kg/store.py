@@ -55,6 +55,7 @@ REACH_SAMPLE = 48  # nodes kept per role: what a relation reaches (answer typing
 _REACH_POOL = 4 * REACH_SAMPLE
 _FEW = 12  # a relation with at most this many distinct objects may be categorical
 Direction = Literal["out", "in"]  # "out": node is the subject; "in": node is the object
+Rebuild = Callable[[ox.Store, Path], "KGIndex"]  # derives a KB's index again from its store
 _YEAR_TYPES = {XSD + "gYear", XSD + "date", XSD + "dateTime"}
 
 
@@ -502,15 +503,18 @@ class KnowledgeGraph:
 
     # -- opening ----------------------------------------------------------------------------
     @classmethod
-    def open(cls, kb_dir: Path, name: str | None = None, read_only: bool = True) -> KnowledgeGraph:
-        """Open a KB directory made by the workspace import (store/ + index.pickle)."""
+    def open(cls, kb_dir: Path, name: str | None = None, read_only: bool = True,
+             rebuild: Rebuild | None = None) -> KnowledgeGraph:  # fmt: skip
+        """Open a KB directory made by the workspace import (store/ + index.pickle).
+        `rebuild(store, kb_dir)` derives the index again when its format is older (default:
+        in memory; core.kg.disk_index.rebuild_where_it_lives keeps a large KB's on disk)."""
         kb_dir = Path(kb_dir)
         store_dir = str(kb_dir / "store")
         store = ox.Store.read_only(store_dir) if read_only else ox.Store(store_dir)
         prune_rocksdb_logs(kb_dir / "store")
         index = load_index(kb_dir / "index.pickle")
         if getattr(index, "version", None) != INDEX_VERSION:  # an older format: rebuild once
-            index = rebuild_index(store)
+            index = rebuild(store, kb_dir) if rebuild else rebuild_index(store)
             save_index(index, kb_dir / "index.pickle")
         kg = cls(name or kb_dir.name, store, index, kb_dir)
         kg.read_only = read_only
