@@ -132,6 +132,11 @@ def test_node_map_is_a_mapping_with_an_overlay(both: Engine) -> None:
         roles[node]  # noqa: B018
     roles["<urn:new>"] = (0,)
     assert len(roles) == n and "<urn:new>" in set(roles)
+    # the overlay, tombstone included, survives the pickle the edit log's index write makes
+    again = pickle.loads(pickle.dumps(copy))
+    again.bind(both.workspace.kbs_dir / "disk")
+    assert node not in again.roles and again.roles.get(node) is None and len(again.roles) == n
+    assert again.roles["<urn:new>"] == (0,)
     assert node in index.roles  # the original (and the file) did not change
     with pytest.raises(KeyError):
         copy.labels["<urn:nothing>"]  # noqa: B018

@@ -30,7 +30,21 @@ from typing import Any
 NODES_FILE = "nodes.sqlite"
 MAX_POSTINGS = 5_000  # a trigram met in more labels than this says too little to search by
 RAREST_TRIGRAMS = 8  # how many of a mention's rarest trigrams gather fuzzy candidates
-_GONE = object()  # an overlay tombstone: removed by an edit
+
+
+class _Gone:
+    """An overlay tombstone: removed by an edit. Pickled by name, so an overlay read back in
+    another process still holds *the* tombstone (a bare object() would come back as a new
+    object that no `is _GONE` recognises, and read as a value)."""
+
+    def __reduce__(self) -> str:
+        return "_GONE"
+
+    def __repr__(self) -> str:
+        return "_GONE"
+
+
+_GONE = _Gone()
 
 _SCHEMA = """
 CREATE TABLE nodes (id TEXT PRIMARY KEY, label TEXT, roles BLOB, degree INTEGER NOT NULL,
@@ -65,7 +79,6 @@ class NodeTableWriter:
         self.db.executescript(
             "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-200000;" + _SCHEMA
         )
-        self.n_nodes = self.n_entities = 0
 
     def add(self, rows: list[tuple[str, str | None, bytes | None, int, str | None]],
             norms: list[tuple[str, str]]) -> None:  # fmt: skip
