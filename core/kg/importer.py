@@ -21,9 +21,11 @@ import itertools
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
+from typing import BinaryIO
 from urllib.parse import quote
 
 import pyoxigraph as ox
@@ -259,6 +261,25 @@ def _read_bytes(p: Path) -> bytes:
     return data
 
 
+@contextmanager
+def _opened(path: Path) -> Iterator[tuple[BinaryIO, int]]:
+    """A KB file open for a streamed read, with its size; refused as a whole-file read would
+    refuse it (missing, a directory, unreadable, empty, binary)."""
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 — closed below, when the reader is done
+    except OSError as exc:
+        raise _read_error(path, exc) from None
+    with fh:
+        size = os.fstat(fh.fileno()).st_size
+        if not size:
+            raise KBFileError(f"{path.name}: no triples found (the file is empty)")
+        head = fh.read(_BINARY_PROBE)
+        if b"\x00" in head:
+            _decode(head, path.name)  # raises the binary-file message
+        fh.seek(0)
+        yield fh, size
+
+
 def _read_error(p: Path, exc: OSError) -> KBFileError:
     """An OS error reading a KB file, as one line."""
     if isinstance(exc, FileNotFoundError):
@@ -426,38 +447,20 @@ class _RDFStream(KBStream):
     def chunks(self) -> Iterator[list[str]]:
         fmt = getattr(ox.RdfFormat, self.fmt_attr)
         name, n_triples, predicates = self.path.name, 0, set()
-        try:
-            fh = open(self.path, "rb")  # noqa: SIM115 — closed below, after the last piece
-        except OSError as exc:
-            raise _read_error(self.path, exc) from None
-        with fh:
-            size = os.fstat(fh.fileno()).st_size
-            if not size:
-                raise KBFileError(f"{name}: no triples found (the file is empty)")
-            head = fh.read(_BINARY_PROBE)
-            if b"\x00" in head:
-                _decode(head, name)  # raises the binary-file message
-            fh.seek(0)
-            piece: dict[ox.Triple, None] = {}
-            try:
-                for quad in ox.parse(input=fh, format=fmt, base_iri=self.base):
-                    piece[quad.triple] = None
-                    if len(piece) >= self.PIECE:
-                        n_triples += len(piece)
-                        predicates.update(t.predicate for t in piece)
-                        yield [_ntriples(piece)]
-                        piece = {}
-                        if self.progress:
-                            self.progress(min(1.0, fh.tell() / size))
+        with _opened(self.path) as (fh, size):
+            quads = ox.parse(input=fh, format=fmt, base_iri=self.base)
+            try:  # pieces of PIECE quads, each triple once (named graphs flattened)
+                while piece := dict.fromkeys(q.triple for q in itertools.islice(quads, self.PIECE)):
+                    n_triples += len(piece)
+                    predicates.update(t.predicate for t in piece)
+                    yield [_ntriples(piece)]
+                    if self.progress:
+                        self.progress(min(1.0, fh.tell() / size))
             except SyntaxError as exc:
                 raise self._syntax_error(exc, fmt) from None
             except (OSError, ValueError) as exc:
                 msg = " ".join(str(exc).split())
                 raise KBFileError(f"{name}: cannot parse as {fmt.name} ({msg})") from None
-            if piece:
-                n_triples += len(piece)
-                predicates.update(t.predicate for t in piece)
-                yield [_ntriples(piece)]
         if not n_triples:
             raise KBFileError(f"{name}: no triples found")
         label = _RDF_LABELS[self.fmt_attr]
@@ -658,21 +661,12 @@ def _file_lines(path: Path, progress: Progress | None) -> Iterator[tuple[int, st
     """(1-based number, line) of a text file read block by block, with the same checks and
     messages as a whole-file read (empty, binary, not UTF-8 at line N); `progress` is told
     the share of the file read every `_PROGRESS_LINES` lines."""
-    try:
-        fh = open(path, "rb")  # noqa: SIM115 — closed below, after the last line
-    except OSError as exc:
-        raise _read_error(path, exc) from None
-    with fh:
-        size = os.fstat(fh.fileno()).st_size
-        if not size:
-            raise KBFileError(f"{path.name}: no triples found (the file is empty)")
+    with _opened(path) as (fh, size):
         if progress:
             progress(0.0)
         no, done, carry, first = 0, 0, b"", True
         while True:
             block = fh.read(_BLOCK)
-            if first and b"\x00" in block[:_BINARY_PROBE]:
-                _decode(block[:_BINARY_PROBE], path.name)  # raises the binary-file message
             data = carry + block
             if block:
                 cut = data.rfind(b"\n") + 1

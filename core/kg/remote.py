@@ -34,7 +34,7 @@ from core.kg.store import (
     load_index,
     save_index,
 )
-from core.kg.terms import RDFS_LABEL, term_from_id
+from core.kg.terms import RDFS_LABEL, is_blank_id, term_from_id
 from core.text import normalize
 
 REMOTE_FILE = "remote.json"  # marks a KB directory as a remote endpoint's registration
@@ -186,10 +186,6 @@ def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 2)
 
 
-def _nameable(term_id: str) -> bool:
-    return not term_id.startswith("_:")
-
-
 # -- reading the endpoint's triples (connect, refresh) ---------------------------------------
 def count_triples(endpoint: Endpoint) -> int:
     (_, ((count,),), _) = endpoint.select(
@@ -287,7 +283,7 @@ class RemoteKnowledgeGraph(KnowledgeGraph):
                    limit: int | None = None) -> dict[str, list[str]]:  # fmt: skip
         """Neighbours of many nodes over one relation: one request per BATCH nodes. Blank
         nodes cannot be named in a query (their labels are the endpoint's, per answer)."""
-        nodes = [n for n in nodes if _nameable(n) and (direction == "in" or n[0] != '"')]
+        nodes = [n for n in nodes if not is_blank_id(n) and (direction == "in" or n[0] != '"')]
         out: dict[str, list[str]] = {}
         cap = min(limit, EDGE_ROWS) if limit is not None and len(nodes) == 1 else EDGE_ROWS
         for i in range(0, len(nodes), BATCH):
@@ -304,12 +300,12 @@ class RemoteKnowledgeGraph(KnowledgeGraph):
         return out
 
     def holds(self, s: str, p: str, o: str) -> bool:
-        if s.startswith('"') or not (_nameable(s) and _nameable(o)):
+        if s.startswith('"') or is_blank_id(s) or is_blank_id(o):
             return False
         return self._ask(f"ASK {{ {s} {p} {o} }}")
 
     def has_edge(self, node_id: str, rel_id: str, direction: Direction) -> bool:
-        if (direction == "out" and node_id.startswith('"')) or not _nameable(node_id):
+        if (direction == "out" and node_id.startswith('"')) or is_blank_id(node_id):
             return False
         pattern = f"{node_id} {rel_id} ?x" if direction == "out" else f"?x {rel_id} {node_id}"
         return self._ask(f"ASK {{ {pattern} }}")

@@ -26,6 +26,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from core.kg.importer import literal_term
 from core.kg.nodebase import NodeMap, pack_roles, unpack_roles
 from core.kg.store import (
     _FEW,
@@ -41,7 +42,7 @@ from core.kg.store import (
     literal_text,
     order_relations,
 )
-from core.kg.terms import is_literal_id, term_from_id
+from core.kg.terms import is_blank_id, is_literal_id, term_from_id
 from core.text import STOPWORDS, normalize
 
 SAMPLE_ROWS = 500  # triples read per relation at connect
@@ -96,7 +97,7 @@ class RemoteNodeTable:
 
     def prefetch(self, nodes: Iterable[str]) -> None:
         """Rows of many nodes, BATCH per request (a hop's answers, a neighbourhood)."""
-        todo = list(dict.fromkeys(n for n in nodes if n not in self._rows and _queryable(n)))
+        todo = list(dict.fromkeys(n for n in nodes if n not in self._rows and not is_blank_id(n)))
         # a literal is only ever an object: Virtuoso refuses one in the subject position
         for literal in (False, True):
             kind = [n for n in todo if is_literal_id(n) == literal]
@@ -149,7 +150,7 @@ class RemoteNodeTable:
                 found[normalize(label)].append(n)
         else:
             spellings = _spellings(norm, text)
-            literals = " ".join(f"{_literal(s)} {_literal(s)}@en" for s in spellings)
+            literals = " ".join(f"{literal_term(s)} {literal_term(s)}@en" for s in spellings)
             # one pattern per label predicate: a second VALUES made Oxigraph scan (30 ms)
             patterns = " UNION ".join(f"{{ ?n {lp} ?l }}" for lp in self.label_predicates)
             _, rows, _ = self.endpoint.select(
@@ -157,7 +158,7 @@ class RemoteNodeTable:
                 f"LIMIT {TEXT_MATCHES}"
             )
             for n, label in rows:
-                if n and label and not n.startswith("_:"):
+                if n and label and not is_blank_id(n):
                     found[normalize(term_from_id(label).value)].append(n)
         for key, nodes in found.items():
             if key == norm or complete:  # every label with these words came: cache them all
@@ -200,7 +201,7 @@ class RemoteNodeTable:
             f"?l bif:contains '{escaped}' }} LIMIT {TEXT_MATCHES}"
         )
         return [(n, term_from_id(label).value) for n, label in rows
-                if n and label and not n.startswith("_:")]  # fmt: skip
+                if n and label and not is_blank_id(n)]  # fmt: skip
 
     def _store(self, cache: dict, key: str, value) -> None:
         with self._lock:
@@ -239,7 +240,9 @@ def lazy_index(endpoint, label_predicates: list[str]) -> KGIndex:
                      comments)  # fmt: skip
     rel_ids = order_relations(counts, labels)
     codes = {p: k for k, p in enumerate(rel_ids)}
-    table = RemoteNodeTable(label_predicates, codes, _has_text_search(endpoint), {})
+    # nodes are not counted (a count of distinct subjects and objects is the one query a
+    # Freebase-sized endpoint cannot answer in time): `knowloop kbs` shows 0 entities
+    table = RemoteNodeTable(label_predicates, codes, _has_text_search(endpoint), counts={})
     table.attach(endpoint)
 
     kinds, distinct, sample_nodes = {}, {}, []
@@ -251,7 +254,7 @@ def lazy_index(endpoint, label_predicates: list[str]) -> KGIndex:
         values = set(objects)
         if objects and len(values) <= _FEW and (len(pairs) < SAMPLE_ROWS or counts[p] > 10 * _FEW):
             distinct[2 * k] = (len(values), counts[p])
-        sample_nodes += [n for pair in pairs for n in pair if n and _queryable(n)]
+        sample_nodes += [n for pair in pairs for n in pair if n and not is_blank_id(n)]
     sample_nodes = list(dict.fromkeys(sample_nodes))
     table.prefetch(sample_nodes)
     signatures: Counter[tuple[int, ...]] = Counter()
@@ -265,9 +268,6 @@ def lazy_index(endpoint, label_predicates: list[str]) -> KGIndex:
         signatures[signature] += 1
         explicit = label if label and label != _fallback_label(node) else None
         pools.add(node, explicit, degree, signature)
-    # nodes are not counted (a count of distinct subjects and objects is the one query a
-    # Freebase-sized endpoint cannot answer in time): `knowloop kbs` shows 0 entities
-    table.counts = {}
     index = KGIndex(nodes=table)  # type: ignore[arg-type] — a NodeTable by its reads
     for column in ("labels", "by_norm", "roles", "degree", "classes"):
         setattr(index, column, NodeMap(table, column))  # type: ignore[arg-type]
@@ -285,10 +285,6 @@ def _has_text_search(endpoint) -> bool:
         return False
 
 
-def _queryable(node: str) -> bool:
-    return not node.startswith("_:")
-
-
 def _int(term: str | None) -> int:
     if not term:
         return 0
@@ -296,10 +292,6 @@ def _int(term: str | None) -> int:
         return int(float(term_from_id(term).value))
     except ValueError:
         return 0
-
-
-def _literal(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def _search_words(norm: str) -> list[str]:

@@ -78,3 +78,8 @@ def humanize(name: str) -> str:
 
 def is_literal_id(node_id: str) -> bool:
     return node_id.startswith('"')
+
+
+def is_blank_id(node_id: str) -> bool:
+    """A blank node: its name is the store's, per answer, and cannot be put in a query."""
+    return node_id.startswith("_:")
