@@ -8,18 +8,27 @@ import pandas as pd
 import plotly.graph_objects  # noqa: F401 — imported with the page, not on the first Run
 import streamlit as st
 
-from core.compare import answer_text
-from core.metrics import tied_at_top
-from core.report import (
+from core.api import (
+    BADGES,
+    LOW,
+    NO_ANSWER,
+    UNVERIFIED,
+    VERIFIED,
+    Answer,
+    Step,
+    Support,
+    Trace,
+    Triple,
+    answer_text,
     graph_html,
     knowledge_figure,
+    last_judged,
     reward_figure,
     step_topics,
+    tied_at_top,
     totals,
     trace_graph,
 )
-from core.support import BADGES, LOW, NO_ANSWER, UNVERIFIED, VERIFIED, last_judged
-from core.trace import Answer, Step, Support, Trace, Triple
 from pages._shared import md
 
 MAX_TRIPLE_ROWS = 50
@@ -295,8 +304,15 @@ def render_claims(trace: Trace) -> None:
     ):
         st.dataframe(
             pd.DataFrame(
-                [{"status": c.status, "written in": c.origin, "claim": c.text,
-                  "checked": c.reason} for c in trace.claims]  # fmt: skip
+                [
+                    {
+                        "status": c.status,
+                        "written in": c.origin,
+                        "claim": c.text,
+                        "checked": c.reason,
+                    }
+                    for c in trace.claims
+                ]  # fmt: skip
             ),
             hide_index=True,
         )

@@ -14,13 +14,21 @@ from typing import Any
 
 import streamlit as st
 
-from core import app_settings, paradigms, settings_spec
-from core.engine import Engine
-from core.examples import Examples, examples_for
-from core.feedback import FeedbackLoop
-from core.llm.client import warm_up
-from core.trace import Triple
-from core.workspace import DEFAULT_KB, Workspace, default_home
+from core.api import (
+    DEFAULT_KB,
+    NAMED_ALIKE,
+    Engine,
+    Examples,
+    FeedbackLoop,
+    Triple,
+    Workspace,
+    apply_secrets,
+    default_home,
+    examples_for,
+    find_entities,
+    setting,
+    warm_up,
+)
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~])")
 
@@ -48,7 +56,7 @@ def start_up() -> None:
 @st.cache_resource(show_spinner=False)
 def _secrets_once() -> bool:
     try:
-        app_settings.apply_secrets(st.secrets)
+        apply_secrets(st.secrets)
     except Exception:  # no secrets.toml: nothing to apply  # noqa: BLE001
         pass
     return True
@@ -187,8 +195,6 @@ def pick_entity(kg, query_key: str, pick_key: str, placeholder: str, radio: bool
     """Search box, then every match in a picker, the likeliest first (core.kg.lookup decides:
     a keyword node named like a person does not hide the person); the chosen node id, or
     None while nothing is typed or nothing matches."""
-    from core.kg.lookup import NAMED_ALIKE, find_entities
-
     query = st.text_input("Find an entity", key=query_key, placeholder=placeholder)
     if not query.strip():
         st.caption("Type a name: exact, normalised and fuzzy matches are listed with a score.")
@@ -234,15 +240,6 @@ def session_open():
         return None
     runtime, session = Runtime.instance(), ctx.session_id
     return lambda: runtime.is_active_session(session)
-
-
-def paradigm_names() -> list[str]:
-    """Paradigms the engine offers, in registry order (the first is the default)."""
-    return paradigms.names()
-
-
-def describe_paradigm(name: str) -> str:
-    return paradigms.describe(name)
 
 
 def example_questions(kb: str | None) -> Examples:
@@ -305,7 +302,7 @@ def setting_widget(container: Any, name: str, key: str, value: Any = None, **ext
     core.settings_spec, so a page cannot offer what LoopSettings.validate refuses.
     `value` None: the widget's value is in session state already; `extra` (format_func,
     disabled, horizontal …) passes through."""
-    s = settings_spec.setting(name)
+    s = setting(name)
     kind = s.widget or {bool: "checkbox", str: "selectbox"}.get(s.type, "number_input")
     args: dict[str, Any] = {"key": key, "help": s.tip or s.help, **extra}
     if kind == "select_slider":  # a nullable number: "auto" (None) or a step of its range

@@ -15,10 +15,18 @@ from functools import partial
 
 import streamlit as st
 
-from core import app_settings
-from core.loop import LoopSettings
-from core.report import report_filename, report_html, topics_of
-from core.trace import Step, Trace, Triple
+from core.api import (
+    AppSettings,
+    LoopSettings,
+    Step,
+    Trace,
+    Triple,
+    describe_paradigm,
+    paradigm_names,
+    report_filename,
+    report_html,
+    topics_of,
+)
 from pages._render import (
     draw_chart,
     draw_graph,
@@ -30,14 +38,12 @@ from pages._render import (
 )
 from pages._shared import (
     choose_kb,
-    describe_paradigm,
     example_questions,
     feedback_loop,
     forget_page,
     get_engine,
     keep_widgets,
     md,
-    paradigm_names,
     parse_lines,
     restore_widgets,
     setting_widget,
@@ -132,7 +138,7 @@ def render_form() -> Request | None:
             refresh = setting_widget(st, "refresh", "opt_refresh", saved.refresh, horizontal=True)
     if not submitted:
         return None
-    chosen = app_settings.AppSettings(
+    chosen = AppSettings(
         model=model,
         api_base=saved.api_base,
         paradigm=paradigm,

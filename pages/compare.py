@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core.compare import Comparison, compare_stream
+from core.api import Comparison, compare_stream, paradigm_names
 from pages._render import render_answer_card, render_step, status_label
 from pages._shared import (
     choose_kb,
@@ -21,7 +21,6 @@ from pages._shared import (
     get_engine,
     keep_widgets,
     md,
-    paradigm_names,
     restore_widgets,
     setting_widget,
     warm_up_llm,

@@ -13,10 +13,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from core import uploads
-from core.kg.importer import KBFileError
-from core.uploads import MAX_UPLOAD_MB, Upload
-from core.workspace import DEFAULT_KB, Workspace
+from core.api import DEFAULT_KB, MAX_UPLOAD_MB, KBFileError, Upload, Workspace, uploads
 from pages._shared import KB_KEY, choose_kb, get_engine, md
 
 FLASH = "data_flash"  # (kind, text) shown once, after the rerun that follows a change

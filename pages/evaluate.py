@@ -17,32 +17,34 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from core.evaluate import LabelledQuestion, parse_question_file, sample_questions
-from core.evaluations import (
+from core.api import (
     Evaluation,
     EvaluationStore,
+    LabelledQuestion,
+    LoopSettings,
     StoredRow,
     compare_rows,
     compare_summaries,
     group_column,
     hits_by_group,
+    learn,
+    paradigm_names,
+    parse_question_file,
     result_table,
     run_evaluation,
+    sample_questions,
     settings_record,
     summaries,
     summaries_json,
     table_csv,
+    topics_of,
 )
-from core.learn import learn
-from core.loop import LoopSettings
-from core.report import topics_of
 from pages._render import draw_chart, draw_graph, render_answer_card, render_step, status_label
 from pages._shared import (
     choose_kb,
     get_engine,
     keep_widgets,
     md,
-    paradigm_names,
     restore_widgets,
     setting_widget,
 )

@@ -17,13 +17,19 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from core.feedback import Reask
-from core.graph_view import graph_html, neighbourhood_view
-from core.kg.edits import Edit, EditConflict, KBEditor
-from core.kg.store import KnowledgeGraph
-from core.kg.table_edit import COLUMNS, table_changes
-from core.trace import Triple
-from core.workspace import Workspace
+from core.api import (
+    TRIPLE_COLUMNS,
+    Edit,
+    EditConflict,
+    KBEditor,
+    KnowledgeGraph,
+    Reask,
+    Triple,
+    Workspace,
+    graph_html,
+    neighbourhood_view,
+    table_changes,
+)
 from pages._shared import (
     choose_kb,
     diff_text,
@@ -218,7 +224,7 @@ def render_graph(kg: KnowledgeGraph, node: str) -> None:
 
 def render_table(kb: str, loaded: dict) -> None:
     rows = pd.DataFrame(
-        [(t.s_label, t.p_label, t.o_label) for t in loaded["triples"]], columns=COLUMNS
+        [(t.s_label, t.p_label, t.o_label) for t in loaded["triples"]], columns=TRIPLE_COLUMNS
     )
     st.data_editor(
         rows,
@@ -226,7 +232,7 @@ def render_table(kb: str, loaded: dict) -> None:
         num_rows="dynamic",
         hide_index=True,
         width="stretch",
-        column_config={c: st.column_config.TextColumn(c, required=True) for c in COLUMNS},
+        column_config={c: st.column_config.TextColumn(c, required=True) for c in TRIPLE_COLUMNS},
     )
     now = editor(kb).version
     newer = f"; the KB is now at version {now}" if now != loaded["version"] else ""

@@ -13,9 +13,7 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from core.learn import TrajectoryDetails, explain
-from core.wkm import actions
-from core.wkm.store import KnowledgeStore
+from core.api import KnowledgeStore, TrajectoryDetails, action_label, explain, path_text
 from pages._shared import choose_kb, get_engine, md
 
 MAX_ROWS = 500
@@ -77,7 +75,7 @@ def render_trajectories(kb: str, kg) -> None:
         return
     frame = pd.DataFrame(
         [{"id": t.id, "outcome": t.outcome, "origin": t.origin, "paradigm": t.paradigm,
-          "question": t.question, "path": actions.path_text(kg, t.path), "steps": t.steps,
+          "question": t.question, "path": path_text(kg, t.path), "steps": t.steps,
           "answers": ", ".join(t.answers[:3]),
           "when": dt.datetime.fromtimestamp(t.created_at).strftime("%Y-%m-%d %H:%M")}
          for t in items]
@@ -134,8 +132,8 @@ def render_states(kb: str, kg) -> None:
         st.info("No state knowledge yet: it is built from chosen (expert) trajectories.")
         return
     frame = pd.DataFrame(
-        [{"id": e.id, "previous action": actions.label(kg, e.prev_action),
-          "state summary": e.summary, "next action": actions.label(kg, e.next_action)}
+        [{"id": e.id, "previous action": action_label(kg, e.prev_action),
+          "state summary": e.summary, "next action": action_label(kg, e.next_action)}
          for e in entries]
     )  # fmt: skip
     chosen = pick_row(frame, "kn_state_pick", "state entry")
@@ -148,7 +146,7 @@ def render_states(kb: str, kg) -> None:
         st.dataframe(
             pd.DataFrame(
                 [{"id": n["id"], "state summary": n["summary"],
-                  "next action": actions.label(kg, n["next_action"]), "cosine": n["sim"]}
+                  "next action": action_label(kg, n["next_action"]), "cosine": n["sim"]}
                  for n in near]
             ),
             hide_index=True,
@@ -166,8 +164,8 @@ def render_tasks(kb: str, kg) -> None:
         return
     frame = pd.DataFrame(
         [{"id": t.id, "questions like": t.pattern, "guidance": t.guidance,
-          "follow": actions.path_text(kg, t.follow),
-          "avoid": actions.path_text(kg, t.avoid) if t.avoid else "", "by": t.method}
+          "follow": path_text(kg, t.follow),
+          "avoid": path_text(kg, t.avoid) if t.avoid else "", "by": t.method}
          for t in tasks]
     )  # fmt: skip
     chosen = pick_row(frame, "kn_task_pick", "task entry")

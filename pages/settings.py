@@ -12,14 +12,20 @@ from dataclasses import fields
 import pandas as pd
 import streamlit as st
 
-from core import app_settings, settings_spec
-from core.app_settings import AppSettings
-from core.llm import local
-from pages._shared import (
+from core.api import (
+    DEADLINE_RANGE,
+    SETTING_BY_NAME,
+    SETTINGS,
+    AppSettings,
     describe_paradigm,
+    key_status,
+    local_model_status,
+    paradigm_names,
+    test_connection,
+)
+from pages._shared import (
     get_engine,
     md,
-    paradigm_names,
     setting_widget,
     use_app_navigation,
 )
@@ -28,9 +34,9 @@ PREFIX = "set_"  # widget key of a setting: "set_" + its AppSettings field name
 LOADED = "set_loaded"  # the names of saved values the widgets could not show
 # widget bounds of the numbers: the loop's from the settings spec (as validate checks them)
 RANGES: dict[str, tuple[float, float]] = {
-    s.name: (s.low, s.high) for s in settings_spec.SETTINGS if s.low is not None
+    s.name: (s.low, s.high) for s in SETTINGS if s.low is not None
 }
-RANGES["llm_deadline"] = app_settings.DEADLINE_RANGE
+RANGES["llm_deadline"] = DEADLINE_RANGE
 
 
 # -- state -----------------------------------------------------------------------------------
@@ -45,7 +51,7 @@ def fits(name: str, value: object, default: object) -> bool:
         lo, hi = RANGES[name]
         number = isinstance(value, int | float) and not isinstance(value, bool)
         return number and lo <= value <= hi and (isinstance(default, float) or value == int(value))
-    spec = settings_spec.BY_NAME.get(name)
+    spec = SETTING_BY_NAME.get(name)
     choices = paradigm_names() if name == "paradigm" else spec and spec.options()
     if choices is not None:
         return value in choices
@@ -86,7 +92,7 @@ def chosen() -> AppSettings:
 # -- model -----------------------------------------------------------------------------------
 def key_line(model: str, api_base: str) -> str:
     """What the key check says, by name only: a key's value is never read here."""
-    status = app_settings.key_status(model, api_base)
+    status = key_status(model, api_base)
     if status.get("error"):
         return f"⚠️ cannot tell which key {md(model)} needs: {md(status['error'])}"
     if status["needs_key"] is False:
@@ -128,13 +134,13 @@ def render_model() -> None:
     st.caption(f"Effective model: `{model}` · API key: {key_line(model, settings.api_base)}")
     if st.button("Test connection", key="set_test", help="one tiny real call to the model"):
         with st.spinner(f"Calling {model}…"):
-            ok, message = app_settings.test_connection(model, settings.api_base)
+            ok, message = test_connection(model, settings.api_base)
         (st.success if ok else st.error)(message)
 
 
 def render_local_model() -> None:
     """What the bundled offline model is and whether it can run."""
-    info = local.status()
+    info = local_model_status()
     size = f"{info['size_mb']} MB" if info.get("size_mb") is not None else "not assembled yet"
     rows = {
         "model": info["model"],

@@ -12,9 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.graph_view import graph_html, neighbourhood_view
-from core.kg.store import KnowledgeGraph
-from core.workspace import Workspace
+from core.api import KnowledgeGraph, Workspace, graph_html, neighbourhood_view
 from pages._shared import choose_kb, get_engine, md, pick_entity, session_open
 
 GRAPH_LIMIT = 40  # triples drawn around an entity

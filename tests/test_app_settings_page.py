@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import core.api
 from core import app_settings
 from core.loop import LoopSettings
 
@@ -195,7 +196,7 @@ def test_connection_success_shows_the_message(
         calls.append((model, api_base))
         return True, f"{model} answered 'OK' in 12 ms"
 
-    monkeypatch.setattr(app_settings, "test_connection", fake)
+    monkeypatch.setattr(core.api, "test_connection", fake)  # the name the page reads
     at = open_page()
     at.text_input(key="set_api_base").input("http://localhost:8080")
     at = run(at)

@@ -24,9 +24,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("core.feedback", "core.evaluate", "core.evaluations", "core.learn", "core.compare",
      "core.examples", "core.uploads", "core.report", "core.graph_view", "core.app_settings"),
     ("core.engine",),
-    ("core.cli", "core.cli_edits", "core.cli_sources", "core.__main__", "core"),
+    ("core.cli", "core.cli_edits", "core.cli_sources", "core.__main__", "core", "core.api"),
 )  # fmt: skip
-PAGE_CORE_IMPORTS = 7  # a page draws; what it needs from core comes through a few modules
+PAGES = sorted((REPO / "pages").glob("*.py"))  # the pages and their shared drawing helpers
 
 
 def module_name(path: Path) -> str:
@@ -114,17 +114,39 @@ def test_the_state_has_no_string_keyed_notes() -> None:
         assert ".notes[" not in path.read_text(encoding="utf-8"), path
 
 
-@pytest.mark.parametrize("page", sorted((REPO / "pages").glob("[!_]*.py")), ids=lambda p: p.stem)
-def test_pages_import_a_handful_of_core_modules(page: Path) -> None:
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)
+def test_pages_reach_core_through_its_api_only(page: Path) -> None:
+    """A page draws; what it needs of core comes through core.api (the Engine, the values it
+    takes and returns, the helpers that draw them), never from a module inside core."""
     used = {t for t, _ in core_imports(page, lazy=True)}
-    assert len(used) <= PAGE_CORE_IMPORTS, sorted(used)
+    assert used <= {"core.api"}, sorted(used - {"core.api"})
+
+
+def test_the_api_names_exactly_what_the_pages_use() -> None:
+    """core.api's __all__ is every name it imports, each one used by some page: the UI's
+    dependencies on core, complete and nothing more."""
+    import core.api
+
+    tree = ast.parse((REPO / "core" / "api.py").read_text(encoding="utf-8"))
+    imported = {
+        a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom)
+        if n.module != "__future__" for a in n.names
+    }  # fmt: skip
+    assert set(core.api.__all__) == imported
+    assert len(core.api.__all__) == len(imported)
+    used = {
+        a.name for page in PAGES for n in ast.walk(ast.parse(page.read_text(encoding="utf-8")))
+        if isinstance(n, ast.ImportFrom) and n.module == "core.api" for a in n.names
+    }  # fmt: skip
+    assert imported - used == set(), "exported but used by no page"
 
 
 def test_only_the_entry_points_choose_a_workspace() -> None:
     """The workspace is passed down (Engine → the objects it hands out); no module below the
     CLI falls back to $KNOWLOOP_HOME or ~/.knowloop (so none can write into a workspace it was
     not given), and none writes $KNOWLOOP_HOME into the environment."""
-    choosers = {"core.workspace", "core.cli"}  # Workspace(None) and the --home help text
+    # Workspace(None), the --home help text, and the app's entry (core.api hands it to the pages)
+    choosers = {"core.workspace", "core.cli", "core.api"}
     for module, path in CORE.items():
         text = path.read_text(encoding="utf-8")
         if module not in choosers:
