@@ -321,6 +321,7 @@ def _relation_names() -> set[str]:
     return names | {humanize(n) for n in names}
 
 
+@pytest.mark.slow  # ≈ 1.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_no_relation_name_of_a_dev_kb_is_in_the_engine() -> None:
     """Generality: no string in core/'s code (docstrings and comments aside) holds a relation
     name of the bundled KB or of a dev KB."""

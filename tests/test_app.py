@@ -121,6 +121,7 @@ def test_trace_survives_a_rerun(app: AppTest) -> None:
     assert at.status[0].label.startswith("Answered in")
 
 
+@pytest.mark.slow  # ≈ 0.4 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_empty_question_shows_an_error(app: AppTest) -> None:
     at = ask(app, "   ")
     assert not at.exception, at.exception

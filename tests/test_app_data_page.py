@@ -141,6 +141,7 @@ def test_replace_needs_a_tick_and_keeps_question_files(
     assert [p.name for p in Workspace(home).question_files("football")] == ["dev.tsv"]
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_delete_a_kb_after_confirming(home: Path, football_file: Path) -> None:
     Workspace(home).import_file(football_file, name="spare")
     at = open_page()

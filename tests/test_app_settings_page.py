@@ -63,6 +63,7 @@ def saved_file(home: Path) -> Path:
     return home / app_settings.FILE
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_renders_with_defaults(knowloop_home: Path) -> None:
     at = open_page()
     assert at.title[0].value == "Settings"
@@ -139,6 +140,7 @@ def test_a_refused_value_shows_the_reason_and_leaves_the_file(
     assert saved_file(knowloop_home).read_bytes() == before
 
 
+@pytest.mark.slow  # ≈ 3.8 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_a_hand_edited_file_falls_back_to_defaults_with_a_warning(knowloop_home: Path) -> None:
     knowloop_home.mkdir(parents=True)
     bad = {"model": "openai/gpt-4o-mini", "width": 99, "judge": "oracle", "max_steps": 2.0}
@@ -159,6 +161,7 @@ def test_key_status_names_the_missing_key(knowloop_home: Path) -> None:
     assert "missing: `OPENAI_API_KEY`" in page
 
 
+@pytest.mark.slow  # ≈ 0.5 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_a_present_key_is_reported_but_never_shown(
     knowloop_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -175,6 +178,7 @@ def test_a_present_key_is_reported_but_never_shown(
     assert FAKE_KEY not in saved_file(knowloop_home).read_text()
 
 
+@pytest.mark.slow  # ≈ 0.4 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_connection_failure_shows_the_exact_error(knowloop_home: Path) -> None:
     """No key: litellm refuses before any request leaves the machine."""
     at = set_model(open_page(), API_MODEL)

@@ -163,6 +163,7 @@ def names_home(knowloop_home: Path, tmp_path: Path) -> Path:
     return knowloop_home
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_search_picks_the_person_over_a_lowercase_keyword_and_offers_both(
     names_home: Path,
 ) -> None:

@@ -73,6 +73,7 @@ def test_stream_refuses_before_touching_the_workspace(knowloop_home: Path) -> No
     assert not knowloop_home.exists()
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_question_naming_no_known_entity(capsys, metaqa_copy: Path, tree_snapshot) -> None:
     before = tree_snapshot(metaqa_copy)
     code, out, err = run(capsys, "--home", metaqa_copy, "ask", "xyzzy plugh frobnicate")

@@ -56,6 +56,7 @@ def assert_one_line_error(err: str, *fragments: str) -> None:
 # -- ask -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # ≈ 0.8 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_ask_prints_answer_and_evidence(capsys, metaqa_copy: Path) -> None:
     code, out, err = run(capsys, "--home", metaqa_copy, "ask", "who directed Black Snake Moan")
     assert code == 0, err
@@ -72,6 +73,7 @@ def test_ask_uses_knowloop_home(capsys, monkeypatch, metaqa_copy: Path) -> None:
     assert "Once Were Warriors" in out
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_ask_json_prints_the_trace(capsys, metaqa_copy: Path) -> None:
     question = (
         "the films that share directors with the film [Black Snake Moan] were in which genres"
@@ -87,6 +89,7 @@ def test_ask_json_prints_the_trace(capsys, metaqa_copy: Path) -> None:
     assert data["usage"]["llm_calls"] == 0
 
 
+@pytest.mark.slow  # ≈ 0.7 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_ask_settings_are_passed_through(capsys, metaqa_copy: Path) -> None:
     question = (
         "the films that share directors with the film [Black Snake Moan] were in which genres"
@@ -252,6 +255,7 @@ def test_import_existing_name_needs_replace(capsys, football_file: Path, tiny_fi
 # -- sparql --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # ≈ 0.8 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_sparql_select(capsys, metaqa_home: Path) -> None:
     query = (
         "SELECT ?d WHERE { <https://knowloop.dev/kb/metaqa/e/Black%20Snake%20Moan> "
@@ -320,6 +324,7 @@ def test_python_m_core_ask_smoke(knowloop_home: Path, football_file: Path) -> No
 # -- text that is not UTF-8 ----------------------------------------------------------------
 
 
+@pytest.mark.slow  # ≈ 0.4 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_python_m_core_refuses_a_question_that_is_not_utf8(
     knowloop_home: Path, football_file: Path
 ) -> None:

@@ -115,6 +115,7 @@ def test_edit_prints_the_saved_entry(capsys, home: Path) -> None:
     assert (entry.who, entry.why) == ("ana", "transfer")
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_history_undo_redo(capsys, home: Path) -> None:
     edit(capsys, home, "--add", TRANSFER_ADD, "--why", "transfer", "--who", "ana")
     code, out, _ = run(capsys, home, "history", "--kb", KB)
@@ -302,6 +303,7 @@ def test_feedback_accept_reask_runs(capsys, home: Path) -> None:
     assert [label for _, label in RunStore(home).trajectories(kb=KB)] == ["rejected"]
 
 
+@pytest.mark.slow  # ≈ 0.5 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_reject_marks_the_proposal(capsys, home: Path) -> None:
     plant_wrong_coach(capsys, home)
     run_id, _ = ask(capsys, home)

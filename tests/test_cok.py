@@ -163,6 +163,7 @@ def test_generate_validate_repair() -> None:
     assert extract_query("SQL: SELECT 2") == "SELECT 2"
 
 
+@pytest.mark.slow  # ≈ 0.5 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_a_capable_model_writes_sparql_and_sql_with_repair(metaqa_engine: Engine) -> None:
     def model(prompt: str) -> str:
         if "Write one SPARQL" in prompt:
@@ -187,6 +188,7 @@ def test_a_capable_model_writes_sparql_and_sql_with_repair(metaqa_engine: Engine
     assert "Forgetting Sarah Marshall" not in trace.answer_labels  # 2008: not after 2008
 
 
+@pytest.mark.slow  # ≈ 0.7 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_the_answerer_reads_the_sql_and_its_table(metaqa_engine: Engine) -> None:
     seen: list[str] = []
 

@@ -41,6 +41,7 @@ def both(tmp_path_factory: pytest.TempPathFactory, music) -> Engine:
     return Engine(ws)
 
 
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_the_disk_index_is_the_memory_index(both: Engine) -> None:
     mem, disk = both.kg("mem").index, both.kg("disk").index
     assert mem.nodes is None and disk.nodes is not None
@@ -145,6 +146,7 @@ def test_node_map_is_a_mapping_with_an_overlay(both: Engine) -> None:
 # -- RDF files, piece by piece ------------------------------------------------------------
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_rdf_import_streams_in_pieces(tmp_path: Path, monkeypatch) -> None:
     lines = [f'<http://x/e{i}> <http://x/next> <http://x/e{i + 1}> .\n' for i in range(40)]
     lines += ['<http://x/e1> <http://www.w3.org/2000/01/rdf-schema#label> "One" .\n',
@@ -230,6 +232,7 @@ def test_auto_puts_the_index_on_disk_by_lines_not_bytes(tmp_path: Path, monkeypa
     assert ws.kg("small").index.nodes is None
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_a_long_delimited_file_forgets_its_names_and_imports_the_same(
     tmp_path: Path, monkeypatch
 ) -> None:
@@ -249,6 +252,7 @@ def test_a_long_delimited_file_forgets_its_names_and_imports_the_same(
         assert index_view(a, nodes) == index_view(b, nodes)
 
 
+@pytest.mark.slow  # ≈ 1.8 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_an_older_index_format_is_rebuilt_where_it_lives(tmp_path: Path, music) -> None:
     """A code change that bumps INDEX_VERSION rebuilds each KB's index once, from its store;
     a large KB's goes back on disk (bounded memory), not into a pickle of millions of nodes."""

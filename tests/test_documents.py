@@ -47,6 +47,7 @@ def test_passages_keep_offsets_into_the_document() -> None:
     assert all(text[s:e].strip() == text[s:e] for s, e in spans)
 
 
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_import_and_search_return_passages_with_ids_offsets_and_urls(
     docs: Path, home: Path
 ) -> None:
@@ -79,6 +80,7 @@ def test_bad_documents_are_refused_and_change_nothing(
         search("?!", home)
 
 
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_hostile_search_text_is_only_words(docs: Path, home: Path) -> None:
     import_documents(docs, "rivers", home=home)
     assert search("Nile'); DROP TABLE passages; --", home)[0][0].id.startswith("nile")

@@ -293,6 +293,7 @@ def test_a_refused_edit_after_good_ones_changes_nothing(ws, base):
 # -- undo and redo ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_undo_and_redo_are_new_entries(ws, base):
     first = ws.editor(KB).edit(
         add=["Erling Haaland|plays_for|Arsenal"],
@@ -366,6 +367,7 @@ def test_undo_and_redo_refusals(ws, action, message):
     assert kb_state(ws) == before
 
 
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_undo_is_refused_when_a_later_edit_re_added_what_it_would_restore(ws, base):
     first = ws.editor(KB).edit(remove=["Erling Haaland|plays_for|Manchester City"], why="w")
     ws.editor(KB).edit(add=["Erling Haaland|plays_for|Manchester City"], why="back")
@@ -462,6 +464,7 @@ def test_kgindex_apply_matches_a_rebuild_in_memory():
 # -- questions see edits at once ------------------------------------------------------------
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_questions_see_an_edit_immediately_in_the_same_and_another_workspace(ws):
     engine = Engine(ws)
     other = Engine(Workspace(ws.root))
@@ -724,6 +727,7 @@ def test_a_kept_refusal_does_not_keep_the_store_locked(ws, base, monkeypatch):
     assert_log_matches_store(ws, base)
 
 
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_sparql_sees_an_edit_and_its_undo(ws):
     """SPARQL runs in a query worker with its own read-only store: it must follow the edits."""
     ask = "ASK { ?s <%s> ?o . ?o <http://www.w3.org/2000/01/rdf-schema#label> 'Unai Emery' }"

@@ -120,6 +120,7 @@ def test_details_rows_keep_their_shape(lab: Engine, questions, tmp_path: Path) -
 
 
 # -- the store ---------------------------------------------------------------------------------
+@pytest.mark.slow  # ≈ 0.7 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_a_stored_evaluation_round_trips(lab: Engine, store: EvaluationStore, questions) -> None:
     eid = started(store, len(questions))
     progress = list(run_evaluation(lab, store, eid, questions, ["kg-only"], kb="lab",
@@ -142,6 +143,7 @@ def test_a_stored_evaluation_round_trips(lab: Engine, store: EvaluationStore, qu
         store.rows(eid)
 
 
+@pytest.mark.slow  # ≈ 0.4 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_a_cancelled_evaluation_keeps_what_finished(lab: Engine, store, questions) -> None:
     eid = started(store, len(questions))
     events = run_evaluation(lab, store, eid, questions, ["kg-only"], kb="lab", settings=None)
@@ -218,6 +220,7 @@ def test_an_empty_table_still_has_its_header() -> None:
     assert table_csv([]).splitlines() == [",".join(TABLE_COLUMNS)]
 
 
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_comparing_two_evaluations(lab: Engine, questions, store: EvaluationStore) -> None:
     a = stored(lab, questions)
     flipped = parse_question_file(

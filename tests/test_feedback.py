@@ -133,6 +133,7 @@ def test_a_wrong_answer_is_fixed_through_feedback_and_reasked(loop: FeedbackLoop
     assert [(r.id, label) for r, label in loop.runs.trajectories(kb=KB)] == [(run_id, "rejected")]
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_accepting_twice_is_refused_and_changes_nothing(loop: FeedbackLoop) -> None:
     run_id = ask_and_record(loop)
     _, proposal = give_bad_feedback(loop, run_id)
@@ -142,6 +143,7 @@ def test_accepting_twice_is_refused_and_changes_nothing(loop: FeedbackLoop) -> N
     assert (loop.engine.workspace.kbs_dir / KB / LOG_NAME).read_bytes() == log
 
 
+@pytest.mark.slow  # ≈ 0.4 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_a_rejected_proposal_is_marked_and_never_applied(loop: FeedbackLoop) -> None:
     run_id = ask_and_record(loop)
     kb_dir = loop.engine.workspace.kbs_dir / KB
@@ -164,6 +166,7 @@ def test_a_rejected_proposal_is_marked_and_never_applied(loop: FeedbackLoop) -> 
     assert [(r.id, label) for r, label in loop.runs.trajectories(kb=KB)] == [(run_id, "rejected")]
 
 
+@pytest.mark.slow  # ≈ 0.4 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_a_proposal_the_kg_refuses_stays_pending_and_changes_nothing(loop: FeedbackLoop) -> None:
     run_id = ask_and_record(loop)
     kb_dir = loop.engine.workspace.kbs_dir / KB
@@ -197,6 +200,7 @@ def test_affected_finds_only_runs_that_used_what_changed(loop: FeedbackLoop) -> 
     assert [r.id for r in loop.affected(edit)] == [again]
 
 
+@pytest.mark.slow  # ≈ 0.4 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_undoing_the_fix_carries_the_feedback_id_and_restores_the_wrong_answer(loop) -> None:
     run_id = ask_and_record(loop)
     feedback, proposal = give_bad_feedback(loop, run_id)
@@ -208,6 +212,7 @@ def test_undoing_the_fix_carries_the_feedback_id_and_restores_the_wrong_answer(l
     assert result.after.answer_labels == ["Arne Slot"]
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_trajectories_follow_the_latest_rating(loop: FeedbackLoop) -> None:
     run_id = ask_and_record(loop)
     other = ask_and_record(loop, "Where was Pep Guardiola born?")

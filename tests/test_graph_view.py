@@ -188,6 +188,7 @@ def test_hostile_labels_stay_text() -> None:
     assert not any("href" in title for title in titles)  # pyvis would render it as HTML
 
 
+@pytest.mark.slow  # ≈ 0.4 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_the_report_embeds_the_same_graph_offline() -> None:
     trace = sample_trace(30)
     report = report_html(trace)

@@ -225,6 +225,7 @@ def test_entropy_refresh_marks_steps_and_still_answers(metaqa_engine: Engine) ->
 # -- known weakness ------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_missing_fact_is_not_answered_through_an_unexplained_detour(
     metaqa_engine: Engine,
 ) -> None:

@@ -104,6 +104,7 @@ def test_reads_do_not_create_the_file(store: RunStore) -> None:
     assert not store.root.exists()
 
 
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_list_is_newest_first_and_filters_by_kb(store: RunStore) -> None:
     a = store.save(make_trace("q1"), source="ask")
     b = store.save(make_trace("q2", kb="other"), source="app")
@@ -137,6 +138,7 @@ def test_two_stores_in_one_process(tmp_path: Path) -> None:
     assert [r.id for r, _ in two.trajectories()] == [b]
 
 
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_threads_of_one_process_take_turns(tmp_path: Path) -> None:
     """The web app serves users from threads; each with its own store object, like pages."""
     errors: list[BaseException] = []
@@ -180,6 +182,7 @@ def test_feedback_with_rating_comment_and_wrong_triples(store: RunStore) -> None
     assert counts(store)["proposals"] == 0
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_proposals_only_with_add_or_remove(store: RunStore) -> None:
     run = store.save(make_trace(kb="films"))
     _, none = store.add_feedback(run, rating=-1, wrong=[DIRECTED])
@@ -207,6 +210,7 @@ def test_proposals_only_with_add_or_remove(store: RunStore) -> None:
     assert [p.id for p in store.proposals()] == [prop.id, only_remove.id]  # oldest first
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_decide_accept_and_reject_once(store: RunStore) -> None:
     run = store.save(make_trace())
     _, p1 = store.add_feedback(run, propose_add=["a|b|c"])
@@ -280,6 +284,7 @@ def test_user_text_is_data_not_sql(store: RunStore) -> None:
 # -- learning and impact -------------------------------------------------------------------
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_trajectories_follow_the_latest_nonzero_rating(store: RunStore) -> None:
     good = store.save(make_trace("q1"))
     flipped = store.save(make_trace("q2"))
@@ -296,6 +301,7 @@ def test_trajectories_follow_the_latest_nonzero_rating(store: RunStore) -> None:
     assert [r.id for r, _ in store.trajectories()] == [other_kb, flipped, good]
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_runs_using_triples_and_nodes(store: RunStore) -> None:
     directed = store.save(make_trace("who directed Moan"))
     wrote = store.save(make_trace("who wrote Moan", steps=[[WROTE]], answers=[("Brewer", [WROTE])]))

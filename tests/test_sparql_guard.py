@@ -230,6 +230,7 @@ def test_a_query_that_grows_is_stopped_at_the_memory_cap(metaqa_kg) -> None:
     assert elapsed < 30
 
 
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_the_worker_answers_like_the_store(metaqa_kg) -> None:
     query = "SELECT ?p (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?p ORDER BY ?p"
     here = run_readonly(metaqa_kg.store, query)  # in-process

@@ -259,6 +259,7 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home
 
 
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_scalar_work_is_stopped_at_the_memory_cap(big: Path) -> None:
     """DuckDB's interrupt is not checked inside range(): the worker's cap stops it."""
     t0 = time.monotonic()

@@ -281,6 +281,7 @@ def test_the_bundled_default_kb_cannot_be_deleted(ws: Workspace, football_file: 
     assert "metaqa" in ws.kb_names()
 
 
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_delete_waits_for_an_edit_then_refuses(
     ws: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -300,6 +301,7 @@ def test_a_delete_killed_after_the_rename_is_swept(ws: Workspace) -> None:
     assert Workspace(ws.root).kb_names() == [] and not staging.exists()
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_drop_table(ws: Workspace) -> None:
     uploads.import_table(ws.root, Upload("films.csv", CSV), "films")
     uploads.import_table(ws.root, Upload("more.csv", CSV), "more")
@@ -314,6 +316,7 @@ def test_drop_table(ws: Workspace) -> None:
     assert uploads.table_exists(ws.root, "more")
 
 
+@pytest.mark.slow  # ≈ 0.5 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_drop_collection_reindexes(ws: Workspace) -> None:
     uploads.import_documents(ws.root, Upload("cats.md", b"The cat sat on the mat."), "cats")
     dogs = b'{"id": "d1", "text": "Dogs bark at night."}\n'
@@ -329,6 +332,7 @@ def test_drop_collection_reindexes(ws: Workspace) -> None:
 
 
 # -- tables and documents ------------------------------------------------------------------
+@pytest.mark.slow  # ≈ 0.2 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_a_table_with_column_descriptions(ws: Workspace) -> None:
     notes = Upload("films.columns.json", b'{"year": "release year", "nope": "ignored"}')
     info = uploads.import_table(ws.root, Upload("films.csv", CSV), "films", columns=notes)

@@ -104,6 +104,7 @@ def _trajectory(kb="lab", outcome="chosen", path=("hop:out:x",)) -> Trajectory:
                       "learn", None, list(path), ["Varn"], 2)  # fmt: skip
 
 
+@pytest.mark.slow  # ≈ 0.4 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_store_keeps_trajectories_states_and_deletes_with_undo(tmp_path: Path):
     store = KnowledgeStore(tmp_path)
     entries = state_entries(None, "which town hosts the employer of [Ana]", "", ["hop:out:x"])
@@ -262,6 +263,7 @@ def test_llmxkg_is_steered_by_knowledge_learned_with_kg_only(lab: Engine):
 
 
 # -- ratings and the CLI -------------------------------------------------------------------------
+@pytest.mark.slow  # ≈ 0.7 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_rated_runs_become_trajectories_once_and_follow_the_latest_rating(lab: Engine):
     root, kg = lab.workspace.root, lab.kg("lab")
     runs = RunStore(root)
@@ -360,6 +362,7 @@ def test_walked_path_is_the_deepest_path_of_the_hop_steps(lab: Engine):
     assert walked_path(Trace("q", "llm-only", "lab")) == []
 
 
+@pytest.mark.slow  # ≈ 0.4 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_a_rejected_run_without_an_answer_keeps_its_hops(lab: Engine):
     root, kg = lab.workspace.root, lab.kg("lab")
     runs = RunStore(root)
@@ -383,6 +386,7 @@ def test_a_rejected_run_without_an_answer_keeps_its_hops(lab: Engine):
     assert "avoid affil → loc → loc⁻¹ (it gave no answer)" in guidance
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_trajectories_stored_without_their_walked_hops_are_repaired_once(lab: Engine):
     root, kg = lab.workspace.root, lab.kg("lab")
     assert repair_paths(root, kg) == 0  # an empty workspace
@@ -401,6 +405,7 @@ def test_trajectories_stored_without_their_walked_hops_are_repaired_once(lab: En
         store.trajectory(10_000)
 
 
+@pytest.mark.slow  # ≈ 0.4 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_explain_a_learned_rejected_run_and_its_mined_expert_path(lab: Engine):
     root, kg = lab.workspace.root, lab.kg("lab")
     learn(lab, read_questions(QUESTIONS)[:1], kb="lab")
@@ -421,6 +426,7 @@ def test_explain_a_learned_rejected_run_and_its_mined_expert_path(lab: Engine):
     assert m.counterpart_role == "the agent's own run it replaces"
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_learn_keeps_the_hops_of_a_run_that_found_no_answer(lab: Engine, monkeypatch):
     kg = lab.kg("lab")
     monkeypatch.setattr(lab, "ask", lambda question, **_: unanswered(kg, question))

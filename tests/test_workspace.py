@@ -30,6 +30,7 @@ def kbs_listing(ws: Workspace) -> list[str]:
 # -- the bundled KB ------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # ≈ 0.3 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_first_use_seeds_the_bundled_kb(metaqa_home: Path) -> None:
     kb_txt = Path(__file__).resolve().parents[1] / "kb_data" / "metaqa" / "kb.txt"
     distinct = {
@@ -246,6 +247,7 @@ def staging(ws: Workspace) -> list[str]:
     return [e for e in kbs_listing(ws) if e.startswith(".")]
 
 
+@pytest.mark.slow  # ≈ 0.4 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_sweep_keeps_a_running_import_and_removes_a_killed_one(
     workspace: Workspace, football_file: Path, tiny_file: Path
 ) -> None:
@@ -267,6 +269,7 @@ def test_sweep_keeps_a_running_import_and_removes_a_killed_one(
     assert again.kg("fb").stats()["triples"] == 37
 
 
+@pytest.mark.slow  # ≈ 0.5 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_a_running_import_survives_a_sweep_and_completes(
     workspace: Workspace, football_file: Path, tiny_file: Path
 ) -> None:
