@@ -272,9 +272,10 @@ class TrajectoryDetails:
     notes: list[str] = field(default_factory=list)
 
 
-def explain(root: Path, kg: KnowledgeGraph, trajectory_id: int) -> TrajectoryDetails:
-    """The details of one trajectory (KnowledgeError for an unknown id)."""
-    store, runs = KnowledgeStore(root), RunStore(root)
+def explain(engine: Engine, kg: KnowledgeGraph, trajectory_id: int) -> TrajectoryDetails:
+    """The details of one trajectory (KnowledgeError for an unknown id), read from the
+    engine's own stores."""
+    store, runs = engine.knowledge, engine.runs
     t = store.trajectory(trajectory_id)
     notes: list[str] = []
     trace = None

@@ -88,7 +88,7 @@ def render_trajectories(kb: str, kg) -> None:
                    "chosen or rejected.")  # fmt: skip
         return
     try:
-        details = explain(get_engine(open_default=False).workspace.root, kg, chosen)
+        details = explain(get_engine(open_default=False), kg, chosen)
     except ValueError as exc:  # KnowledgeError, StoreBusy
         st.error(f"Cannot show trajectory #{chosen}: {exc}")
     else:

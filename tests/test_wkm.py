@@ -373,7 +373,7 @@ def test_a_rejected_run_without_an_answer_keeps_its_hops(lab: Engine):
     assert t.outcome == "rejected" and len(t.path) == 3
     assert actions.path_text(kg, t.path) == "affil → loc → loc⁻¹"
     assert KnowledgeStore(root).counts("lab")["states"] == 0
-    details = explain(root, kg, t.id)
+    details = explain(lab, kg, t.id)
     assert details.hops == ["affil", "loc", "loc⁻¹"]
     assert details.path_from.startswith("the deepest path the run walked")
     assert details.why == "an analyst rated the answer bad"
@@ -412,7 +412,7 @@ def test_explain_a_learned_rejected_run_and_its_mined_expert_path(lab: Engine):
     store = KnowledgeStore(root)
     (rejected,) = store.trajectories("lab", outcome="rejected")
     (mined,) = store.trajectories("lab", outcome="chosen")
-    d = explain(root, kg, rejected.id)
+    d = explain(lab, kg, rejected.id)
     assert d.hops == ["affil"] and d.path_from == "the evidence path of the top answer"
     assert d.why == "the agent's top answer North Lab is not a gold answer (Varn)"
     assert d.rated_by == "the gold answers of the question file (knowloop learn)"
@@ -420,7 +420,7 @@ def test_explain_a_learned_rejected_run_and_its_mined_expert_path(lab: Engine):
     assert d.counterpart_role == "the expert path mined instead"
     assert d.counterpart_hops == ["affil", "loc"]
     assert "affil → loc" in d.guidance and d.steps and d.steps[0]["action"]
-    m = explain(root, kg, mined.id)
+    m = explain(lab, kg, mined.id)
     assert m.path_from.startswith("a path mined") and m.steps == []
     assert m.counterpart.id == rejected.id
     assert m.counterpart_role == "the agent's own run it replaces"
@@ -438,4 +438,4 @@ def test_learn_keeps_the_hops_of_a_run_that_found_no_answer(lab: Engine, monkeyp
     assert rejected.answers == [] and rejected.steps == 4
     (task,) = store.tasks("lab")
     assert "avoid affil → loc → loc⁻¹ (it gave no answer)" in task.guidance
-    assert explain(lab.workspace.root, kg, rejected.id).why == "the agent alone found no answer"
+    assert explain(lab, kg, rejected.id).why == "the agent alone found no answer"
