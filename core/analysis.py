@@ -275,11 +275,33 @@ def undislocate(question: str) -> str:
     return f"{possessive} {ask}"
 
 
+# "Did X direct any westerns? Which ones?": a yes/no question about "any N", then a request
+# that points back at N ("which ones", "what are they", "name them")
+_ANY_THEN_WHICH = re.compile(
+    r"^(?P<aux>did|do|does|has|have|had|is|are|was|were|can|could)\s+(?P<middle>[^?]+?)\s+"
+    r"any\s+(?P<noun>[^?]+?)\s*\?\s*(?:(?:and\s+)?(?:which|what)\s+(?:ones|are\s+they|were\s+they)"
+    r"|(?:please\s+)?(?:name|list)\s+them)\s*[?.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def unfold_which_ones(question: str) -> str:
+    """A yes/no question about "any N" followed by a request for them ("Did X direct any
+    westerns in the seventies? Which ones?") read as the one question it means: "which
+    westerns in the seventies did X direct?" — so N is the noun asked about (its modifiers
+    constrain the answers) rather than a pronoun's empty "ones"."""
+    m = _ANY_THEN_WHICH.match(question.strip())
+    if not m:
+        return question
+    return f"which {m['noun']} {m['aux'].lower()} {m['middle']}?"
+
+
 def analyse(question: str, kg: KnowledgeGraph) -> QuestionAnalysis:
     """Entity mentions, relation words with their scores, the answer asked for, constraints.
     A question written topic first ("Canada: official language?") is read as one sentence
-    (`undislocate`); `question` stays as asked."""
-    text = undislocate(question)
+    (`undislocate`), and so is "Did X … any N? Which ones?" (`unfold_which_ones`);
+    `question` stays as asked."""
+    text = unfold_which_ones(undislocate(question))
     bracketed = [(m.start(), m.end()) for m in re.finditer(r"\[[^\]]+\]", text)]
     clean = text.replace("[", " ").replace("]", " ")
     spans = _tokenize(clean)

@@ -50,7 +50,8 @@ _DECADE_WORDS = {
 # superlatives: (operator, temporal?) — temporal ones apply to years (latest = the largest)
 SUPERLATIVES = {
     "latest": ("max", True), "newest": ("max", True), "recent": ("max", True),
-    "last": ("max", True), "earliest": ("min", True), "first": ("min", True),
+    "last": ("max", True), "final": ("max", True), "earliest": ("min", True),
+    "first": ("min", True), "debut": ("min", True),
     "oldest": ("min", True), "youngest": ("max", True),
     "highest": ("max", False), "largest": ("max", False), "biggest": ("max", False),
     "most": ("max", False), "tallest": ("max", False), "longest": ("max", False),

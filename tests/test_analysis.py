@@ -558,3 +558,82 @@ def test_a_topic_written_first_is_read_as_one_sentence(asked: str, read: str) ->
 def test_a_question_written_topic_first_is_answered(family) -> None:
     assert answers(family, "Gus Ray: place of birth?") == ["Lyon"]
     assert answers(family, "Ann Lee's spouse: what is his profession?") == ["doctor"]
+
+
+# -- films: a yes/no question about "any N", and a name with two readings -------------------
+
+
+def _films_kb() -> str:
+    """Two directors' films with a genre, a year, free-text tags and (not all) a language.
+    Every film has tags, so a tag is the likelier reading of a name that is both a tag and a
+    language; no film of Ida Moss is tagged "english"."""
+    rows = []
+    films = [  # title, director, genre, language, year, tags
+        ("Dawn Ride", "Ida Moss", "western", "English", 1972, ["horses"]),
+        ("Night Talk", "Ida Moss", "drama", "French", 1985, ["paris"]),
+        ("Last Train", "Ida Moss", "western", "French", 1990, ["trains"]),
+        ("Blue Hour", "Ida Moss", "drama", "English", 2001, ["night"]),
+        ("Cold Sun", "Otto Berg", "drama", None, 1995, ["english", "night"]),
+        ("High Plains", "Otto Berg", "western", None, 1999, ["english", "horses"]),
+    ]
+    for title, director, genre, language, year, tags in films:
+        rows += [f"{title}\tdirected_by\t{director}", f"{title}\thas_genre\t{genre}",
+                 f"{title}\trelease_year\t{year}"]  # fmt: skip
+        rows += [f"{title}\tin_language\t{language}"] if language else []
+        rows += [f"{title}\thas_tags\t{t}" for t in tags]
+    rows += ["English\tspoken_in\tEngland", "French\tspoken_in\tFrance"]
+    return "\n".join(rows) + "\n"
+
+
+@pytest.fixture(scope="module")
+def films(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    root = tmp_path_factory.mktemp("films-kb")
+    kb = Path(root) / "films.tsv"
+    kb.write_text(_films_kb(), encoding="utf-8")
+    workspace = Workspace(root / "home")
+    workspace.import_file(kb, name="films")
+    return Engine(workspace)
+
+
+@pytest.mark.parametrize(
+    ("question", "read_as"),
+    [
+        ("Did Ida Moss direct any westerns? Which ones?", "which westerns did Ida Moss direct?"),
+        ("Has Ida Moss made any films in French? Name them.",
+         "which films in French has Ida Moss made?"),
+        ("did Ida Moss direct any dramas in the nineties? what are they",
+         "which dramas in the nineties did Ida Moss direct?"),
+        ("Did Ida Moss direct any westerns?", None),  # a yes/no question alone: left as asked
+        ("which westerns did Ida Moss direct?", None),
+    ],
+)  # fmt: skip
+def test_any_n_then_which_ones_reads_as_one_question(question: str, read_as: str | None) -> None:
+    from core.analysis import unfold_which_ones
+
+    assert unfold_which_ones(question) == (read_as or question)
+
+
+def test_which_ones_asks_for_the_n_of_the_yes_no_question(films: Engine) -> None:
+    trace = films.ask("Did Ida Moss direct any westerns? Which ones?", kb="films")
+    assert sorted(trace.answer_labels) == ["Dawn Ride", "Last Train"]
+    assert trace.question == "Did Ida Moss direct any westerns? Which ones?"  # kept as asked
+
+
+def test_a_constraint_that_links_no_candidate_is_tried_with_its_other_reading(
+    films: Engine,
+) -> None:
+    trace = films.ask("which films in English did Ida Moss direct", kb="films")
+    assert sorted(trace.answer_labels) == ["Blue Hour", "Dawn Ride"]
+    retried = [s for s in trace.steps if s.action.details.get("retried_because")]
+    assert retried, "the tag reading of 'English' was not tried first: the test proves nothing"
+    assert "english" in retried[0].action.details["retried_because"]
+    assert "in language" in retried[0].action.description
+
+
+@pytest.mark.parametrize(
+    ("question", "answers"),
+    [("what was Ida Moss's debut", ["Dawn Ride"]),
+     ("name the final film Ida Moss directed", ["Blue Hour"])],
+)  # fmt: skip
+def test_debut_and_final_are_superlatives_in_time(films: Engine, question, answers) -> None:
+    assert films.ask(question, kb="films").answer_labels == answers

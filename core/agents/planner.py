@@ -150,6 +150,10 @@ class Plan:
     constraints: list[tuple[str, str, str]] = field(default_factory=list)  # (anchor, rel, dir)
     constraint_mentions: list[EntityMention] = field(default_factory=list)
     filters: list[Filter] = field(default_factory=list)
+    # per constraint, the next-best (anchor, rel, dir) readings of its name, best first: tried
+    # in turn when a constraint links none of the candidates ("English" the language, not the
+    # tag "english")
+    constraint_alternatives: list[list[tuple[str, str, str]]] = field(default_factory=list)
     score: float = 0.0
     features: dict[str, float] = field(default_factory=dict)
     exclude_topic: bool = False  # the topic entity is never an answer of this plan
@@ -285,9 +289,11 @@ class Planner:
             hops = [(rel_ids[c >> 1], "out" if c % 2 == 0 else "in") for c in path]
             back = qa.asks_for_others or _walks_back(self.sem, hops)
             filters = self._filters(qa, path[-1])
-            for constraints, mentions in self._constraints(qa, mention, anchor, path[-1]):
+            for constraints, mentions, others in self._constraints(qa, mention, anchor,
+                                                                   path[-1]):
                 plans.append(Plan(anchor, mention, hops, list(constraints), list(mentions),
-                                  list(filters), exclude_topic=back))  # fmt: skip
+                                  list(filters), [list(o) for o in others],
+                                  exclude_topic=back))  # fmt: skip
         return plans
 
     def _promising(self, qa: QuestionAnalysis, mention: EntityMention,
@@ -313,22 +319,24 @@ class Planner:
         return [paths[i] for i in sorted(keep)]
 
     def _constraints(self, qa: QuestionAnalysis, mention: EntityMention, anchor: str,
-                     last: int) -> list[tuple[tuple, tuple]]:  # fmt: skip
-        """(constraints, their mentions) variants for plans ending in role `last`: none, and
-        the other names of the question that constrain the answers (a named entity, or a
-        common noun that is a node: "which *lawyers* were born in X"). Memoised."""
+                     last: int) -> list[tuple[tuple, tuple, tuple]]:  # fmt: skip
+        """(constraints, their mentions, each one's alternatives) variants for plans ending in
+        role `last`: none, and the other names of the question that constrain the answers (a
+        named entity, or a common noun that is a node: "which *lawyers* were born in X").
+        Each constraint is the best (node, relation) reading of its name; the others, best
+        first, are its alternatives. Memoised."""
         key = ("constraints", mention.start, mention.end, anchor, last)
         if key in qa._cache:
             return qa._cache[key]
         reach = self.kg.index.follow.get(last, {})  # roles the answers can play
         named = self._named(qa, mention)
-        constraints, mentions = [], []
+        constraints, mentions, alternatives = [], [], []
         for other in _distinct_mentions(qa.entities, 6):
             if other.overlaps(mention) or any(other.overlaps(m) for m in mentions):
                 continue
             if not other.named and not qa.describes_answer(other):
                 continue  # a common noun constrains only the answer ("which *lawyers* …")
-            best = None
+            options = []
             for other_id in other.ids[:2]:
                 if other_id == anchor:
                     continue
@@ -339,14 +347,15 @@ class Planner:
                     rel = self.kg.index.rel_ids[code >> 1]
                     rank = (rel in named, reach[answer_role], -self.kg.relation(rel).count)
                     direction = "out" if answer_role % 2 == 0 else "in"
-                    if best is None or rank > best[0]:
-                        best = (rank, other_id, rel, direction)
-            if best:
-                constraints.append((best[1], best[2], best[3]))
+                    options.append((rank, (other_id, rel, direction)))
+            if options:
+                options.sort(key=lambda o: o[0], reverse=True)  # stable: link order breaks ties
+                constraints.append(options[0][1])
+                alternatives.append(tuple(o for _, o in options[1:]))
                 mentions.append(other)
-        out = [((), ())]
+        out = [((), (), ())]
         if constraints:
-            out.append((tuple(constraints), tuple(mentions)))
+            out.append((tuple(constraints), tuple(mentions), tuple(alternatives)))
         qa._cache[key] = out
         return out
 

@@ -99,6 +99,9 @@ class RuleAgent:
             self._remember(run, state, last)
             if last.error or last.candidates == 0:
                 return self._keep(run, self._next_plan(state, "the last query found nothing"))
+            retry = self._other_reading(state, last)
+            if retry is not None:
+                return self._keep(run, retry)
         plan = run.plan
         if run.hop_i < len(plan.hops):
             return self._keep(run, self._next_hop(state, run.hop_i))
@@ -113,6 +116,28 @@ class RuleAgent:
             return None
         run.plan_i = longer
         return self._keep(run, self._hop_action(state, run.plans[longer], run.hop_i))
+
+    def _other_reading(self, state: State, last: Step) -> Action | None:
+        """A constraint that linked none of the candidates (so was not applied) is tried
+        again with the next reading of its name: "films in *English*" is the language, not
+        the tag "english" that no film of the topic has. None when it applied or no other
+        reading is left."""
+        run = self._run
+        i = run.part_i - 1
+        plan = run.plan
+        if last.action.kind != "constrain" or last.triples or not 0 <= i < len(plan.constraints):
+            return None
+        others = plan.constraint_alternatives[i] if i < len(plan.constraint_alternatives) else []
+        if not others:
+            return None
+        failed = plan.constraints[i]
+        plan.constraints[i] = others.pop(0)
+        action = self._part_action(state, plan, i)
+        action.details["retried_because"] = (
+            f"no candidate is linked to {self.kg.label(failed[0])} by "
+            f"'{self.kg.label(failed[1])}'"
+        )
+        return action
 
     def attribute_for(self, state: State, comparison) -> str | None:
         """The literal relation of the current candidates a comparison is about (None: they
