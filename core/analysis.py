@@ -44,7 +44,8 @@ _WH = frozenset("who whom whose what which when where how".split())
 # words that ask, not mean: the question's frame ("tell me", "I'd like to know")
 _FRAME = frozenset(
     """tell know like want wonder please name list show give find identify say mention
-    could would can i'd id me us let lets let's d""".split()
+    could would can i'd id me us let lets let's d i'm im looking searching seeking need
+    interested curious wondering""".split()
 )
 # English words that ask for things other than the topic ("other films", "same director as")
 # English words that ask for things other than the topic ("other films", "same director as",
@@ -167,9 +168,21 @@ class QuestionAnalysis:
         focus = self.answer.focus
         if focus is not None and mention.start <= focus + 1 and focus <= mention.end:
             return True  # the focus itself, or the words right before it
+        if self._says_what_a_name_is(mention):
+            return False  # "films with X *as director*": the role of X, not the answer
         before = [w for w in self.words[max(0, mention.start - 2) : mention.start] if w]
         return bool(before) and before[-1] in _PREDICATIVE or (
             len(before) == 2 and before[0] in _PREDICATIVE and before[1] in ("a", "an", "the")
+        )
+
+    def _says_what_a_name_is(self, mention: EntityMention) -> bool:
+        """ "X as N" (N right after "as", or "as the N", where X is a name of the question):
+        N says what X is, so it names X's part, not a kind of answer."""
+        k = mention.start - 1
+        if k >= 0 and self.words[k] in ("the", "a", "an"):
+            k -= 1
+        return k > 0 and self.words[k] == "as" and any(
+            m.named and m.end == k for m in self.entities
         )
 
     def relation_words(self, *used: EntityMention) -> list[list]:
@@ -526,12 +539,26 @@ def _relative(words: list[str], i: int, names: set[int]) -> bool:
     """Is the wh-word at i a relative pronoun ("name the city *where* X was born")? Content
     comes before it, and a clause after it; a wh-word among the last words asks the question
     where it stands ("X were in *which* genres", "X's wife is *who*")."""
+    first = _after_fronted_phrase(words, i)
     content_before = any(
         w and (k in names or (w not in STOPWORDS and w not in _FRAME and w != "'s"))
-        for k, w in enumerate(words[:i])
+        for k, w in enumerate(words[first:i], start=first)
     )
     after = [w for w in words[i + 1 :] if w]
     return content_before and len(after) > 2
+
+
+_OPENERS = PREPOSITIONS | {"apart", "aside", "other", "in", "for", "of", "from", "with", "at"}
+
+
+def _after_fronted_phrase(words: list[str], i: int) -> int:
+    """Where the question proper starts when it opens with a prepositional phrase closed by
+    punctuation ("Apart from X, who …", "In 1990, which …"): the wh-word after the comma
+    asks the question; it is not a relative pronoun of the name before the comma."""
+    if not words or words[0] not in _OPENERS:
+        return 0
+    marks = [k for k in range(1, i) if not words[k]]
+    return marks[-1] + 1 if marks else 0
 
 
 def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset()

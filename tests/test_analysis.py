@@ -573,7 +573,7 @@ def _films_kb() -> str:
         ("Night Talk", "Ida Moss", "drama", "French", 1985, ["paris"]),
         ("Last Train", "Ida Moss", "western", "French", 1990, ["trains"]),
         ("Blue Hour", "Ida Moss", "drama", "English", 2001, ["night"]),
-        ("Cold Sun", "Otto Berg", "drama", None, 1995, ["english", "night"]),
+        ("Cold Sun", "Otto Berg", "drama", None, 1995, ["english", "night", "director"]),
         ("High Plains", "Otto Berg", "western", None, 1999, ["english", "horses"]),
     ]
     for title, director, genre, language, year, tags in films:
@@ -637,3 +637,38 @@ def test_a_constraint_that_links_no_candidate_is_tried_with_its_other_reading(
 )  # fmt: skip
 def test_debut_and_final_are_superlatives_in_time(films: Engine, question, answers) -> None:
     assert films.ask(question, kb="films").answer_labels == answers
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["I'm looking for western films with Ida Moss as director",
+     "I'm looking for western films with Ida Moss as the director"],
+)  # fmt: skip
+def test_a_request_frame_and_x_as_role(films: Engine, question: str) -> None:
+    """"I'm looking for" frames the request (the films are asked for, "western" constrains
+    them); "Ida Moss as director" says what Ida Moss is, not what the answers are (a tag
+    "director" exists and must not become a constraint)."""
+    from core.analysis import analyse
+
+    kg = films.kg("films")
+    qa = analyse(question, kg)
+    assert qa.words[qa.answer.focus] == "films"
+    director = next(m for m in qa.entities if m.text == "director")
+    assert not qa.describes_answer(director)
+    assert sorted(films.ask(question, kb="films").answer_labels) == ["Dawn Ride", "Last Train"]
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [("apart from Dan Lee, who was born in Paris", "person"),
+     ("besides Cara Lee, who practises law", "person"),
+     ("name the city where Dan Lee was born", "thing")],  # a relative "where" after content
+)  # fmt: skip
+def test_a_wh_word_after_a_fronted_phrase_asks_the_question(family, question, asked) -> None:
+    """ "Apart from X, who …": the comma closes a fronted phrase, and "who" after it is the
+    question word, not a relative pronoun of X."""
+    assert analyse(question, family.kg("family")).answer.wh == asked
+
+
+def test_others_after_a_fronted_phrase_are_people(family) -> None:
+    assert answers(family, "apart from Ann Lee, who was born in the same city") == ["Cara Lee"]
