@@ -76,9 +76,12 @@ class RuleAgent:
     def __init__(self, kg: KnowledgeGraph, max_hops: int = 3, guide: Guide | None = None,
                  filters: bool = True):  # fmt: skip
         """`filters=False`: comparisons are left to the caller (Chain-of-Knowledge asks a
-        table or calls `attribute_for`)."""
+        table or calls `attribute_for`). Plans are still ranked with their filters — "scripts
+        that date from the 1970s" is a path to the scripts plus a comparison, not a hop on to
+        their years — and the filters are then dropped from the plans walked."""
         self.kg = kg
-        self.planner = Planner(kg, max_hops=max_hops, filters=filters)
+        self.applies_filters = filters
+        self.planner = Planner(kg, max_hops=max_hops)
         self.guide = guide  # World Knowledge Model: mixes learned P_know into each hop choice
         self._state: State | None = None
         self._run: RulePlanRun | None = None
@@ -202,6 +205,9 @@ class RuleAgent:
             state.stop_reason = "no entity of the knowledge graph is named in the question"
             return False
         plans = self.planner.plans(qa)
+        if not self.applies_filters:
+            for plan in plans:
+                plan.filters = []
         if not plans:
             state.stop_reason = "the linked entities have no relation to follow"
             return False
