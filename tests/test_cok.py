@@ -205,3 +205,21 @@ def test_the_answerer_reads_the_sql_and_its_table(metaqa_engine: Engine) -> None
     prompt = next(p for p in seen if "Result:" in p)
     assert "SQL: SELECT" in prompt and "title=Black Swan, year=2010" in prompt
     assert len(trace.answers) == 8
+
+
+def test_a_name_in_the_predicate_constrains_the_kg_part(metaqa_engine: Engine) -> None:
+    """ "… have French dialogue": the predicate names a node of the KG, so the rule planner
+    reads the whole question and keeps only the films in French; a comparison in the
+    predicate is still Chain-of-Knowledge's own step (table or KG filter)."""
+    trace = cok(metaqa_engine, "Which movies written by Mika Kaurismäki have French dialogue?")
+    assert trace.answer_labels == ["L.A. Without a Map"]
+    assert any(s.action.kind == "constrain" and "French" in s.action.description
+               for s in trace.steps)  # fmt: skip
+
+
+def test_a_comparison_is_not_walked_as_a_hop_by_the_kg_part(metaqa_engine: Engine) -> None:
+    """ "scripts that date from the 1970s": the plan is ranked with its filter, so the KG
+    part answers scripts (then filtered by year), not their years."""
+    trace = cok(metaqa_engine, "Which of Peter Bogdanovich's scripts date from the 1970s?")
+    assert trace.answer_labels and not any(a.isdigit() for a in trace.answer_labels)
+    assert "At Long Last Love" in trace.answer_labels

@@ -53,6 +53,9 @@ class CoKProgress:
 
     stage: str = "prepare"  # prepare → kg → filters → done; or answered (consensus)
     head: str = ""  # the clause the KG answers ("which movies starring X")
+    # what the rule planner reads: the head clause, or the whole question when the predicate
+    # names a node of the KG ("… have *French* dialogue"): the name constrains the answers
+    kg_question: str = ""
     predicate: str = ""  # the clause a table, the KG's literals or the documents check
     # one per rationale, in order: {source, clause, before, after}; the same dicts are shown
     # in the steps' details, so closing a rationale (`after`) shows in its step too
@@ -123,6 +126,8 @@ class CoKAgent:
         qa = analyse(state.question, self.kg)
         head, predicate = split_question(state.question, self.kg, qa)
         cok.head, cok.predicate, cok.rationales = head, predicate, []
+        names_a_node = predicate and any(m.named for m in analyse(predicate, self.kg).entities)
+        cok.kg_question = state.question if names_a_node else head
         cok.analysis = qa  # of the whole question: where its comparisons stand
         cok.comparisons = list(qa.comparisons)
         cok.sources = self._select_sources(head, predicate, qa)
@@ -201,7 +206,7 @@ class CoKAgent:
             action = self._written_sparql(state)
             if action is not None:
                 return action
-        action = self.rules.reason(state, [], question=cok.head)
+        action = self.rules.reason(state, [], question=cok.kg_question or cok.head)
         if action is not None:
             action.details["rationale"] = cok.rationales[-1]
         return action
