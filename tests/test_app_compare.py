@@ -75,6 +75,7 @@ def test_no_paradigm_is_a_readable_error(compare_page: AppTest) -> None:
     assert "pick at least one paradigm" in at.error[0].value
 
 
+@pytest.mark.slow  # ≈ 0.7 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_saved_settings_are_the_controls_defaults(
     metaqa_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

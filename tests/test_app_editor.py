@@ -90,6 +90,7 @@ def test_editor_page_is_in_the_navigation(home: Path) -> None:
     ]
 
 
+@pytest.mark.slow  # ≈ 0.7 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_search_shows_the_entity_with_score_and_its_triples(home: Path) -> None:
     at = search(open_editor(), "Erling Halland")  # a typo: found by fuzzy lookup
     pick = at.radio(key="kge_pick")

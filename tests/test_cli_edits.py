@@ -168,6 +168,7 @@ def test_a_new_relation_needs_the_flag(capsys, home: Path) -> None:
 # -- export -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # ≈ 0.5 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_export_graph_and_history(capsys, home: Path, tmp_path: Path) -> None:
     edit(capsys, home, "--add", TRANSFER_ADD, "--remove", TRANSFER_REMOVE, "--why", "transfer")
     for name, fmt in (("kg.ttl", ox.RdfFormat.TURTLE), ("kg.nt", ox.RdfFormat.N_TRIPLES)):

@@ -207,6 +207,7 @@ def test_the_answerer_reads_the_sql_and_its_table(metaqa_engine: Engine) -> None
     assert len(trace.answers) == 8
 
 
+@pytest.mark.slow  # ≈ 0.5 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_a_name_in_the_predicate_constrains_the_kg_part(metaqa_engine: Engine) -> None:
     """ "… have French dialogue": the predicate names a node of the KG, so the rule planner
     reads the whole question and keeps only the films in French; a comparison in the
@@ -217,6 +218,7 @@ def test_a_name_in_the_predicate_constrains_the_kg_part(metaqa_engine: Engine) -
                for s in trace.steps)  # fmt: skip
 
 
+@pytest.mark.slow  # ≈ 0.5 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_a_comparison_is_not_walked_as_a_hop_by_the_kg_part(metaqa_engine: Engine) -> None:
     """ "scripts that date from the 1970s": the plan is ranked with its filter, so the KG
     part answers scripts (then filtered by year), not their years."""

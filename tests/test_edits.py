@@ -619,6 +619,7 @@ def append_entry(ws: Workspace, entry: Edit) -> None:
         fh.write(entry.to_json().encode() + b"\n")
 
 
+@pytest.mark.slow  # ≈ 0.7 s: `make test` runs it; the fast loop keeps cheaper ones
 @pytest.mark.parametrize("reader", ["new workspace", "same workspace"])
 def test_a_log_entry_ahead_of_the_store_is_reapplied_on_open(ws, base, reader):
     ws.editor(KB).edit(add=["Cole Palmer|plays_for|Chelsea FC"], why="w")
@@ -645,6 +646,7 @@ def test_a_log_entry_ahead_of_the_store_is_reapplied_on_open(ws, base, reader):
     assert_log_matches_store(ws, base)
 
 
+@pytest.mark.slow  # ≈ 0.5 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_recover_reapplies_pending_entries_once(ws, base):
     ws.editor(KB).edit(add=["Cole Palmer|plays_for|Chelsea FC"], why="w")
     append_entry(ws, hand_written_entry(ws, 2))

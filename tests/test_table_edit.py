@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from core.engine import Engine
 from core.graph_view import graph_html, neighbourhood_view
 from core.kg.table_edit import table_changes
@@ -53,6 +55,7 @@ def test_the_neighbourhood_is_drawn_by_the_one_renderer() -> None:
     assert "Ann" in page and "<script src=" not in page.replace('<script src="data:', "")
 
 
+@pytest.mark.slow  # ≈ 0.5 s: `make test` runs it; the fast loop keeps cheaper ones
 def test_rating_through_the_feedback_loop_teaches_the_kb(
     tmp_path: Path, football_file: Path
 ) -> None:
