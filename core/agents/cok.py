@@ -206,7 +206,7 @@ class CoKAgent:
             action = self._written_sparql(state)
             if action is not None:
                 return action
-        action = self.rules.reason(state, [], question=cok.kg_question or cok.head)
+        action = self.rules.reason(state, [], question=cok.kg_question)
         if action is not None:
             action.details["rationale"] = cok.rationales[-1]
         return action

@@ -171,16 +171,15 @@ class Planner:
     """Enumerate and score plans for one question on one KB."""
 
     def __init__(self, kg: KnowledgeGraph, max_hops: int = 3, max_anchors: int = 4,
-                 weights: dict[str, float] | None = None, filters: bool = True,
-                 ranker: PlanRanker | None = None, context_gate: float = CONTEXT_GATE,
-                 context_read: int = CONTEXT_READ):  # fmt: skip
+                 weights: dict[str, float] | None = None, ranker: PlanRanker | None = None,
+                 context_gate: float = CONTEXT_GATE, context_read: int = CONTEXT_READ
+                 ):  # fmt: skip
         """`weights`: the linear first stage that picks the RERANK best plans; `ranker`: the
         final scorer of those (by default the fitted one; with `weights` given and no
         `ranker`, those weights do both); `context_gate`: the first stage's lead that skips
         the second, `context_read`: how many plans the encoder reads (the fit's collection
         needs every plan read: inf and RERANK)."""
         self.kg = kg
-        self.use_filters = filters  # plan comparisons as literal filters (else a caller does)
         self.max_hops = max_hops
         self.max_anchors = max_anchors
         self.weights = weights or WEIGHTS
@@ -366,7 +365,7 @@ class Planner:
         if key in qa._cache:
             return qa._cache[key]
         out = []
-        for comparison in qa.comparisons if self.use_filters else ():
+        for comparison in qa.comparisons:
             attribute = self.filter_attribute(qa, last, comparison)
             if attribute is not None:
                 out.append(Filter(attribute, comparison))
