@@ -60,8 +60,14 @@ def run_one(page, name: str, planning: bool = False) -> None:
     if planning:
         page.get_by_text("LLM and loop options").click()
         page.get_by_text("Planning (Alg. 2)").click()
+    wait_idle(page, 60_000)  # the option's own rerun ends before Run is pressed
+    before = stored_run_id(page)
     page.get_by_role("button", name="Run", exact=True).click()
-    expect(page.get_by_text("Step 1 — ").first).to_be_visible(timeout=RUN_TIMEOUT_MS)
+    # this run is over once a new run id is stored (the last run's steps stay on the page
+    # until the new ones replace them, so "Step 1" alone may be the previous paradigm's)
+    not_before = rf"(?!{before}\b)" if before is not None else ""
+    new_run = page.get_by_text(re.compile(rf"Run #{not_before}\d+ is stored"))
+    expect(new_run).to_be_visible(timeout=RUN_TIMEOUT_MS)
     wait_idle(page, RUN_TIMEOUT_MS)
     ARTIFACTS.mkdir(exist_ok=True)
     shot = name.replace("+", "plus") + ("-planning" if planning else "")
@@ -83,6 +89,13 @@ def run_one(page, name: str, planning: bool = False) -> None:
     drew_graph = page.locator("iframe").count() > 0
     assert drew_graph or "No graph" in body, name
     expect(page.locator(".js-plotly-plot").first).to_be_visible()
+
+
+def stored_run_id(page) -> int | None:
+    """The id in the feedback box's "Run #N is stored" (None before the first run)."""
+    texts = page.locator(".st-key-feedback").all_inner_texts()
+    found = re.search(r"Run #(\d+) is stored", " ".join(texts))
+    return int(found.group(1)) if found else None
 
 
 def compare_all(page) -> None:
