@@ -12,6 +12,7 @@ import pytest
 from core.agents.cok import (
     claim_words,
     column_scores,
+    comparable_columns,
     comparison_words,
     fill_sql,
     split_question,
@@ -20,7 +21,7 @@ from core.analysis import analyse
 from core.engine import Engine
 from core.llm.client import LLMSettings
 from core.loop import LoopSettings
-from core.sources.tables import check_sql
+from core.sources.tables import check_sql, describe, import_table
 
 MODEL = "openai/gpt-4o-mini"
 
@@ -65,6 +66,27 @@ def test_the_compared_attribute_is_the_column_that_means_it(metaqa_kg, question)
                ("writers", "number of writers")]  # fmt: skip
     scores = column_scores(comparison_words(qa, comparison), comparison, columns)
     assert max(range(3), key=scores.__getitem__) == 0
+
+
+def test_a_column_whose_values_cannot_meet_the_comparison_is_no_option(metaqa_kg, tmp_path
+                                                                         ) -> None:  # fmt: skip
+    """ "… with X as screenwriter hit theatres in 2012": the words near the comparison say
+    "screenwriter", but a count of writers (1 to 3) is never 2012; the year column is the
+    only option left. A superlative keeps every numeric column."""
+    csv = tmp_path / "films.csv"
+    csv.write_text("title,year,writers,runtime\nA,1999,1,95\nB,2012,3,120\nC,2004,2,88\n")
+    import_table(csv, "films", home=tmp_path,
+                 comments={"writers": "number of screenwriters", "year": "release year"})
+    info = describe("films", tmp_path)
+    qa = analyse("Which features with James Vanderbilt as screenwriter hit theatres in 2012?",
+                 metaqa_kg)  # fmt: skip
+    (year,) = qa.comparisons
+    assert [c for c, _ in comparable_columns(info, year, tmp_path)] == ["year"]
+    (runtime,) = analyse("Which films of Tom Hanks run for more than 100 minutes", metaqa_kg
+                         ).comparisons  # fmt: skip
+    assert [c for c, _ in comparable_columns(info, runtime, tmp_path)] == ["runtime"]
+    (latest,) = analyse("the latest film of Tom Hanks", metaqa_kg).comparisons
+    assert len(comparable_columns(info, latest, tmp_path)) == 3
 
 
 def test_filled_sql_passes_the_guard() -> None:
@@ -215,6 +237,18 @@ def test_a_name_in_the_predicate_constrains_the_kg_part(metaqa_engine: Engine) -
     trace = cok(metaqa_engine, "Which movies written by Mika Kaurismäki have French dialogue?")
     assert trace.answer_labels == ["L.A. Without a Map"]
     assert any(s.action.kind == "constrain" and "French" in s.action.description
+               for s in trace.steps)  # fmt: skip
+
+
+@pytest.mark.slow  # ≈ 0.5 s: `make test` runs it; the fast loop keeps cheaper ones
+def test_a_class_word_in_the_predicate_constrains_the_kg_part(metaqa_engine: Engine) -> None:
+    """ "… are action pictures": not a proper name, but a word that names a node of the KG
+    (the genre), so the KG part reads it as a constraint rather than leaving it to a search
+    of the documents."""
+    question = "Which movies in Simon Fellows's directing filmography are action pictures?"
+    trace = cok(metaqa_engine, question)
+    assert sorted(trace.answer_labels) == ["Second in Command", "Until Death"]
+    assert any(s.action.kind == "constrain" and "Action" in s.action.description
                for s in trace.steps)  # fmt: skip
 
 

@@ -31,7 +31,7 @@ from core.kg.store import KnowledgeGraph
 from core.llm.client import LLM, LLMFault
 from core.loop import Judgement, LoopSettings, State
 from core.sources import list_collections, list_tables, run_sql
-from core.sources.tables import TableInfo, check_sql, describe
+from core.sources.tables import TableInfo, check_sql, column_ranges, describe
 from core.text import STOPWORDS, normalize
 from core.trace import Action, Answer, Step
 
@@ -54,7 +54,8 @@ class CoKProgress:
     stage: str = "prepare"  # prepare → kg → filters → done; or answered (consensus)
     head: str = ""  # the clause the KG answers ("which movies starring X")
     # what the rule planner reads: the head clause, or the whole question when the predicate
-    # names a node of the KG ("… have *French* dialogue"): the name constrains the answers
+    # names a node of the KG ("… have *French* dialogue", "… are *thrillers*"): the name
+    # constrains the answers
     kg_question: str = ""
     predicate: str = ""  # the clause a table, the KG's literals or the documents check
     # one per rationale, in order: {source, clause, before, after}; the same dicts are shown
@@ -126,7 +127,9 @@ class CoKAgent:
         qa = analyse(state.question, self.kg)
         head, predicate = split_question(state.question, self.kg, qa)
         cok.head, cok.predicate, cok.rationales = head, predicate, []
-        names_a_node = predicate and any(m.named for m in analyse(predicate, self.kg).entities)
+        names_a_node = predicate and any(
+            not m.text.strip().isdigit() for m in analyse(predicate, self.kg).entities
+        )  # a name or a class word ("thrillers"); a bare year is a comparison's value
         cok.kg_question = state.question if names_a_node else head
         cok.analysis = qa  # of the whole question: where its comparisons stand
         cok.comparisons = list(qa.comparisons)
@@ -137,7 +140,7 @@ class CoKAgent:
         cok.planned = 1 + len(cok.filters)
         cok.stage = "kg"
         state.frontier, state.support = {}, {}
-        self._open_rationale(state, "kg", head)
+        self._open_rationale(state, "kg", cok.kg_question)
         action = self._kg_step(state)
         if action is None:
             state.stop_reason = state.stop_reason or "the KG part found no plan"
@@ -324,7 +327,7 @@ class CoKAgent:
             action = self._written_sql(state, table)
             if action is not None:
                 return action
-        columns = numeric_columns(describe(table, self.home))
+        columns = comparable_columns(describe(table, self.home), comparison, self.home)
         # the whole question's reading: `state.reading` holds the head clause's by now
         words = comparison_words(self._progress(state).analysis, comparison)
         scores = column_scores(words, comparison, columns)
@@ -538,7 +541,7 @@ def best_column(words: list[str], comparison: Comparison, home) -> dict | None:
     """The documented numeric column that means the compared attribute best, over all tables."""
     best = None
     for table in list_tables(home):
-        columns = numeric_columns(table)
+        columns = comparable_columns(table, comparison, home)
         for (column, _), score in zip(columns, column_scores(words, comparison, columns),
                                       strict=True):  # fmt: skip
             if best is None or score > best["score"]:
@@ -550,6 +553,26 @@ def numeric_columns(info: TableInfo) -> list[tuple[str, str]]:
     """(name, documentation) of a table's numeric columns."""
     numeric = ("INT", "BIGINT", "DOUBLE", "FLOAT", "DECIMAL", "HUGEINT", "SMALLINT", "REAL")
     return [(c, info.comments.get(c, "")) for c, t in info.columns if t.upper().startswith(numeric)]
+
+
+def comparable_columns(info: TableInfo, comparison: Comparison, home) -> list[tuple[str, str]]:
+    """The numeric columns whose values could meet the comparison — a count of writers (1 to
+    12) is never "in 2012", a year never "at least 3" — judged by the column's own range
+    widened by its span (so "after 2030" still reads a year column). All numeric columns
+    when none fits, and for a superlative (any column has a largest value)."""
+    columns = numeric_columns(info)
+    if comparison.op in ("max", "min") or not comparison.values:
+        return columns
+    ranges = column_ranges(info.name, [c for c, _ in columns], home)
+
+    def fits(column: str) -> bool:
+        if column not in ranges:
+            return False
+        lo, hi = ranges[column]
+        span = max(hi - lo, 1.0)
+        return all(lo - span <= v <= hi + span for v in comparison.values)
+
+    return [c for c in columns if fits(c[0])] or columns
 
 
 def key_column(table: str, labels: list[str], home) -> str:

@@ -262,6 +262,21 @@ def describe(name: str, home: Path) -> TableInfo:
         return _describe(con, name)
 
 
+def column_ranges(name: str, columns: list[str], home: Path) -> dict[str, tuple[float, float]]:
+    """(min, max) of each of `columns` (numeric) of table `name`: the values a comparison on
+    that column can meet. Columns holding only NULLs are left out."""
+    if not columns:
+        return {}
+    parts = ", ".join(f'min("{c}"), max("{c}")' for c in (x.replace('"', '""') for x in columns))
+    with _connect(sources_path(home)) as con:
+        row = con.execute(f'SELECT {parts} FROM "{name}"').fetchone()
+    return {
+        c: (float(row[2 * i]), float(row[2 * i + 1]))
+        for i, c in enumerate(columns)
+        if row[2 * i] is not None
+    }
+
+
 def _describe(con, name: str) -> TableInfo:
     cols = con.execute(
         "SELECT column_name, data_type, comment FROM duckdb_columns() WHERE table_name = ? "
