@@ -48,6 +48,8 @@ def test_question_reading(metaqa_kg) -> None:
     )
     assert (head, pred) == ("which movies starring Mila Kunis", "were released after 2008")
     assert claim_words("are based on a novel") == ["based", "novel"]
+    head, pred = split_question("movies featuring 50 Cent that are older than 2008", metaqa_kg)
+    assert (head, pred) == ("movies featuring 50 Cent", "are older than 2008")
 
 
 @pytest.mark.parametrize(

@@ -41,6 +41,7 @@ OP_TEXT = {
 }  # fmt: skip
 TABLE_MIN = 0.45  # a column that means the compared attribute this well answers it
 _AUX = {"is", "are", "was", "were", "has", "have", "had"}
+_RELATIVE = {"that", "which", "who", "whom"}  # joins the clauses: in neither ("… X *that* are …")
 MAX_IN_LIST = 500
 MAX_ANSWER_OPTIONS = 16  # candidates the answerer ranks (the rest follow them)
 
@@ -479,7 +480,9 @@ class CoKJudge:
 def split_question(question: str, kg: KnowledgeGraph, qa: QuestionAnalysis | None = None
                    ) -> tuple[str, str]:  # fmt: skip
     """Head clause (what to find) and predicate clause (what must hold of it): split at the
-    first auxiliary verb after the first named entity ("… starring X | were released …").
+    first auxiliary verb after the first named entity ("… starring X | were released …"); a
+    relative pronoun before it joins the two and belongs to neither ("… featuring X | that |
+    are older than 2008").
     `qa`: the question's analysis, when the caller has it already."""
     clean = question.replace("[", " ").replace("]", " ")
     words = clean.split()
@@ -487,7 +490,8 @@ def split_question(question: str, kg: KnowledgeGraph, qa: QuestionAnalysis | Non
     after = max((m.end for m in qa.entities[:1]), default=0)
     for i in range(after, len(words)):
         if normalize(words[i]) in _AUX:
-            return " ".join(words[:i]), " ".join(words[i:])
+            cut = i - 1 if i - 1 >= after and normalize(words[i - 1]) in _RELATIVE else i
+            return " ".join(words[:cut]), " ".join(words[i:])
     return " ".join(words), ""
 
 
