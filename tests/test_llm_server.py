@@ -32,7 +32,7 @@ def llm_server(tmp_path_factory) -> str:
         proc = subprocess.Popen(
             [sys.executable, "-m", "llama_cpp.server", "--model", str(model_path()),
              "--model_alias", ALIAS, "--host", "127.0.0.1", "--port", str(port),
-             "--n_ctx", "2048"],
+             "--n_ctx", "2048", "--chat_format", "gemma"],
             stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     base = f"http://127.0.0.1:{port}/v1"
