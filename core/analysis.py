@@ -1015,7 +1015,9 @@ def reached_vector(kg: KnowledgeGraph, anchor: str, hops: list[tuple[str, str]])
     return vecs[index[0, len(hops) - 1]]
 
 
-_RELATIVE = frozenset("that which who whom whose where when".split())
+# pronouns that open a relative clause ("the club *that* X plays for"); core.agents.cok splits
+# a question's clauses at them too
+RELATIVE_PRONOUNS = frozenset("that which who whom whose where when".split())
 
 
 def order_ranks(qa: QuestionAnalysis, topic: EntityMention) -> np.ndarray:
@@ -1038,14 +1040,14 @@ def order_ranks(qa: QuestionAnalysis, topic: EntityMention) -> np.ndarray:
     while j < n and words[j] == "'s":  # X's A's B (of C): one item per possessive
         order += 1
         k = j + 1
-        while k < n and words[k] != "'s" and (words[k] not in _RELATIVE) and (
+        while k < n and words[k] != "'s" and (words[k] not in RELATIVE_PRONOUNS) and (
             words[k] not in STOPWORDS or words[k] == "of"
         ):  # fmt: skip
             rank[k] = order
             k += 1
         j = k
     chain_end = j
-    relative = any(w in _RELATIVE for w in words[max(0, topic.start - 2) : topic.start])
+    relative = any(w in RELATIVE_PRONOUNS for w in words[max(0, topic.start - 2) : topic.start])
     before = order + 1
     for k in range(topic.start - 1, -1, -1):
         if words[k] and words[k] not in STOPWORDS and words[k] != "'s":

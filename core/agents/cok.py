@@ -24,7 +24,7 @@ from pathlib import Path
 from core.agents.llm_agents import CoTAgent, decide, rule_prior
 from core.agents.querygen import generate_query
 from core.agents.rules import RuleAgent
-from core.analysis import QuestionAnalysis, analyse
+from core.analysis import RELATIVE_PRONOUNS, QuestionAnalysis, analyse
 from core.constraints import _AFTER_VALUE, _BEFORE_VALUE, SUPERLATIVES, Comparison
 from core.judges import node_label
 from core.kg.store import KnowledgeGraph
@@ -41,7 +41,6 @@ OP_TEXT = {
 }  # fmt: skip
 TABLE_MIN = 0.45  # a column that means the compared attribute this well answers it
 _AUX = {"is", "are", "was", "were", "has", "have", "had"}
-_RELATIVE = {"that", "which", "who", "whom"}  # joins the clauses: in neither ("… X *that* are …")
 MAX_IN_LIST = 500
 MAX_ANSWER_OPTIONS = 16  # candidates the answerer ranks (the rest follow them)
 
@@ -490,7 +489,7 @@ def split_question(question: str, kg: KnowledgeGraph, qa: QuestionAnalysis | Non
     after = max((m.end for m in qa.entities[:1]), default=0)
     for i in range(after, len(words)):
         if normalize(words[i]) in _AUX:
-            cut = i - 1 if i - 1 >= after and normalize(words[i - 1]) in _RELATIVE else i
+            cut = i - 1 if i - 1 >= after and normalize(words[i - 1]) in RELATIVE_PRONOUNS else i
             return " ".join(words[:cut]), " ".join(words[i:])
     return " ".join(words), ""
 
