@@ -36,6 +36,7 @@ from core.text import (
     normalize,
     word_forms,
 )
+from core.textmodel import sentence_model
 
 _TOKEN = re.compile(r"\w+(?:[.'’&]\w+)*|[^\w\s]", re.UNICODE)
 _POSSESSIVE = re.compile(r"^(.+\w)['’]s$", re.UNICODE)
@@ -87,6 +88,7 @@ NEED_WIDTH = 0.05
 REACH_WEIGHT = 0.8  # a type word ("which city") explained by what a hop reaches
 LEX_BASE = 0.55  # a morphological match ("directed" ~ "directed by") scores at least this
 HOP_EXPLAINED = 0.4  # a hop some word matches at least this well is explained
+HOP_NAMED_WORD = 0.3  # ... and its word is said to name it (what `attribute_agreement` reads)
 PLACE_NAMES = 0.55  # a word naming a path relation this well is a place of the question
 HAS_SHARE = 0.5  # a relation this share of a role's nodes have says what those nodes are
 FOCUS_SYNONYM = 0.75  # the noun asked about names a relation by meaning at this cosine
@@ -724,7 +726,10 @@ class Explanation:
     shares: int  # hops that walk straight back over the relation just taken
     inversions: int  # pairs of hops whose words come in the opposite order
     unexplained_words: tuple[str, ...]  # words that need explaining and are not
-    merged: int = 0  # places of the question naming a relation, beyond the hops that took one
+    # relation phrases with no hop of their own: places of the question naming a relation
+    # beyond the hops that took one, or parts of a possessive chain beyond the hops
+    merged: int = 0
+    hop_words: tuple[int, ...] = ()  # per hop: the token of the word that names it (-1: none)
 
 
 @dataclass
@@ -746,6 +751,8 @@ class PathFits:
     n_hops: np.ndarray | None = None  # (n,)
     echoes: np.ndarray | None = None  # (n,) uncued walks back over the word's own relation
     cued: np.ndarray | None = None  # (n,) walks back a cue asks for, named or not
+    short: np.ndarray | None = None  # (n,) hops fewer than the grammar's parts (chain_length)
+    word_at: np.ndarray | None = None  # (n, K) token of each hop's word; -1: no word names it
 
     def explanation(self, i: int) -> Explanation:
         """Path i's explanation (what the judge reads and says)."""
@@ -756,7 +763,10 @@ class PathFits:
             int(self.shares[i]),
             int(self.inversions[i]),
             tuple(w for w, m in zip(self.row_words, self.left_mask[:, i], strict=True) if m),
-            int(self.merged[i]) if self.merged is not None else 0,
+            max(int(self.merged[i]) if self.merged is not None else 0,
+                int(self.short[i]) if self.short is not None else 0),
+            tuple(int(t) for t in self.word_at[i][: int(self.n_hops[i])])
+            if self.word_at is not None else (),
         )
 
 
@@ -790,7 +800,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         return PathFits(np.ones(n), np.zeros((n, k)), np.maximum(unexplained, 0), zero, zero,
                         np.zeros((0, n), bool), [], zero, np.ones(n), zero, np.ones(n),
                         (paths >= 0).sum(axis=1), (paths >= 0).sum(axis=1), zero,
-                        zero)  # fmt: skip
+                        zero, zero)  # fmt: skip
     names_on_path = qa.role_names[rows][:, paths]  # (w, n, K): each hop by each word's name
     if anchor is not None:  # what each hop reaches, from the topic and from the hop before
         reach_vecs, pair_index = reach or path_reach(sem, anchor, paths)
@@ -898,6 +908,8 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     cued = np.zeros(n, np.int64)  # walks back over a named hop, when a cue asks for others
     namers = (names_on_path >= PLACE_NAMES).sum(axis=0)  # (n, K)
     back = sem.walks_back
+    hops_n = (paths >= 0).sum(axis=1)
+    chain = chain_length(qa, used[0]) if used else 0
     for j in range(k):
         real = paths[:, j] >= 0
         if j == 0:
@@ -911,7 +923,9 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         cued += (is_back & named[:, j - 1]).astype(np.int64)
         shaped[:, j] = by_shape
         final = (paths[:, j + 1] < 0) if j + 1 < k else np.ones(n, bool)
-        echoes += (by_shape & same_word & (namers[:, j] < 2) & final).astype(np.int64)
+        # (not where the grammar has a part per hop: "X's *brother*'s *siblings*")
+        echoes += (by_shape & same_word & (namers[:, j] < 2) & final & (hops_n > chain)
+                   ).astype(np.int64)  # fmt: skip
         unexplained += (real & ~named[:, j] & ~by_shape).astype(np.int64)
         if qa.asks_for_others:  # "films that *share* directors": the shape is asked for
             support[by_shape, j] = np.maximum(support[by_shape, j], 1.0)
@@ -965,7 +979,8 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     row_words = [qa.words[qa.word_tokens[r]] for r in rows]
     return PathFits(coverage, support, unexplained, shares, inversions, left_mask, row_words,
                     bare, coverage_soft, split, coverage_lex, unnamed_lex,
-                    (paths >= 0).sum(axis=1), echoes, cued)
+                    hops_n, echoes, cued, np.maximum(0, chain - hops_n),
+                    np.where(support >= HOP_NAMED_WORD, word_at, -1))
 
 
 def focus_has(qa: QuestionAnalysis, row: int, lexical: bool = False) -> np.ndarray:
@@ -1060,6 +1075,50 @@ def order_ranks(qa: QuestionAnalysis, topic: EntityMention) -> np.ndarray:
         rank[qa.answer.focus] = 100.0
     qa._cache[key] = rank
     return rank
+
+
+CHAIN_NEED = 0.5  # a word needing explaining this much makes its part of a chain a hop
+
+
+def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
+    """The fewest hops the question's grammar asks for from the topic entity: each part of a
+    possessive chain after it that holds a relation word is a hop of its own ("X's *son*'s
+    *partner*'s *nationality*": three, however alike the words' relations are), and relation
+    words outside the chain and the names (a predicate, "where was X's wife *born*", or a
+    noun before the topic that is not the one asked about) add one more. A lower bound only:
+    one word may stand for two hops ("grandmother"), an "of" may join one relation's words
+    ("place of birth"), and words after a chain may say what the answers are ("X's kids
+    *are girls*", "… *whose job* is nurse"): only a predicate that plainly starts one counts
+    (a participle, or "do")."""
+    key = ("chain", topic.start, topic.end)
+    if key in qa._cache:
+        return qa._cache[key]
+    words, n = qa.words, len(qa.words)
+    needy = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities) if qa.need[r] > CHAIN_NEED}
+    for c in qa.comparisons:  # "born *before* 1950": a filter, not a hop
+        needy -= set(range(c.start, c.end))
+    parts, predicate = 0, set()
+    j = topic.end
+    while j < n and words[j] == "'s":
+        k = j + 1
+        while k < n and words[k] != "'s" and words[k] not in RELATIVE_PRONOUNS and (
+            words[k] not in STOPWORDS or words[k] == "of"
+        ):  # fmt: skip
+            if k > j + 1 and _verb_form(words[k]):  # "X's mother *born* in": the predicate
+                predicate = set(range(k, n))
+                break
+            k += 1
+        parts += bool(set(range(j + 1, k)) & needy)
+        j = k
+        if predicate:
+            break
+    if parts and not predicate and j < n and words[j] in ("do", "does", "did"):
+        predicate = set(range(j, n))  # "what does X's husband *do for a living*"
+    if parts:  # a predicate, or a noun before the topic other than the one asked about
+        before = set(range(topic.start)) - {qa.answer.focus}
+        parts += bool(needy & (predicate | before))
+    qa._cache[key] = parts
+    return parts
 
 
 def explain(qa: QuestionAnalysis, hops: list[tuple[str, str]], used=(), extra_rels=(),
@@ -1163,15 +1222,26 @@ def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: li
                         used=()) -> dict[str, int]:  # fmt: skip
     """Candidates whose own categorical attributes the question's words describe: "who is
     X's *father*" prefers the parent whose gender reads "male", "which *defenders* …" the
-    players whose position is defender. Per categorical relation of the KB (few distinct
-    values, core.kg.semantics), the value the relation words are most alike wins when it
-    stands out from the others; each candidate scores the number of such wins it holds."""
-    sem = semantics_for(kg)
-    rows = qa.word_rows(*used)
-    if len(candidates) < 2 or not rows or not sem.categorical:
-        return {}
-    vectors = qa.vectors[rows]
+    players whose position is defender. Each candidate scores the number of
+    `agreeing_values` it holds."""
     out: dict[str, int] = {}
+    for rel, winner in agreeing_values(qa, kg, candidates, qa.word_rows(*used)):
+        for n in candidates[:AGREE_SAMPLE]:
+            if winner in kg.edges(n, rel, "out", limit=3):
+                out[n] = out.get(n, 0) + 1
+    return out
+
+
+def agreeing_values(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str],
+                    rows: list[int]) -> list[tuple[str, str]]:  # fmt: skip
+    """(relation, value) pairs the given relation words describe among the candidates' own
+    categorical attributes (few distinct values, core.kg.semantics): per such relation, the
+    value the words are most alike wins when it stands out from the others' values."""
+    sem = semantics_for(kg)
+    if len(candidates) < 2 or not rows or not sem.categorical:
+        return []
+    vectors = qa.vectors[rows]
+    out = []
     for rel in sem.categorical:
         values = {n: kg.edges(n, rel, "out", limit=3) for n in candidates[:AGREE_SAMPLE]}
         distinct = sorted({v for vs in values.values() for v in vs})
@@ -1182,16 +1252,45 @@ def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: li
         order = np.argsort(-best)
         if best[order[0]] < AGREE_MIN or best[order[0]] - best[order[1]] < AGREE_MARGIN:
             continue
-        winner = distinct[int(order[0])]
-        for n, vs in values.items():
-            if winner in vs:
-                out[n] = out.get(n, 0) + 1
+        out.append((rel, distinct[int(order[0])]))
     return out
 
 
 AGREE_SAMPLE = 60
 AGREE_MIN = 0.2
 AGREE_MARGIN = 0.08
+AGREE_HOP = 0.06  # see `hop_kind`: how much more a word reads as one kind than the others
+
+
+def hop_kind(kg: KnowledgeGraph, word: str, hop: tuple[str, str]) -> tuple[str, str] | None:
+    """The (categorical relation, value) a hop's word says the nodes it reaches have, where it
+    says one: "X's *mother*'s birthplace" walks `parent`, and "mother" reads as a *female*
+    parent more than the relation's own name does. Per categorical relation that most nodes
+    reached over the hop have (core.kg.semantics: few distinct values), each value v scores
+    how much more the word is like "v <relation>" than the relation's name is — the name's
+    own lean (an encoder's bias toward one value) cancels out; the best value must lead the
+    next by AGREE_HOP with the contextual encoder. None when no value stands out."""
+    sem = semantics_for(kg)
+    rel, direction = hop
+    name = kg.label(rel) if direction == "out" else (
+        kg.label(sem.inverse[rel]) if rel in sem.inverse else None)  # fmt: skip
+    if name is None or not sem.categorical or normalize(word) == normalize(name):
+        return None
+    code = role_codes(sem, [hop])[0]
+    model = sentence_model()
+    for cat in sem.categorical:
+        cat_code = 2 * sem.code[cat]
+        if sem.follow_share[code, cat_code] < HAS_SHARE:
+            continue
+        values = sorted(kg.index.reach.get(cat_code, ()))
+        if not 2 <= len(values) <= 12:
+            continue
+        vecs = model.encode([word, name, *(f"{kg.label(v)} {name}" for v in values)])
+        lean = vecs[2:] @ vecs[0] - vecs[2:] @ vecs[1]  # (values,)
+        order = np.argsort(-lean)
+        if lean[order[0]] - lean[order[1]] >= AGREE_HOP:
+            return cat, values[int(order[0])]
+    return None
 
 
 # -- answer typing ----------------------------------------------------------------------------

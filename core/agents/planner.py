@@ -61,7 +61,7 @@ FEATURES = (
     "filters", "unused_comparisons", "ignored_names", "path_similarity", "context_similarity",
     "unmarked_modifiers",
     "answers_focus_kind", "value_answer", "type_rule", "order_rule",
-    *(f"type_{kind}" for kind in ANSWER_KINDS), "echo_hops", "cued_shapes",
+    *(f"type_{kind}" for kind in ANSWER_KINDS), "echo_hops", "cued_shapes", "short_chain",
 )  # fmt: skip
 # rules, not fitted: a path does not end by walking back over a relation the question names
 # once, unless the question asks for other things ("the movie X, when was it *released*" is not
@@ -81,7 +81,10 @@ CONTEXT_GATE = 2.0
 # no contextual reading): on the tuning files the chosen plan is the same as when all 40 are
 # read (`fit_planner.py --reuse --gate`), at a quarter of the texts to encode
 CONTEXT_READ = 10
-RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0}
+# "X's *son*'s *partner*'s nationality" is three hops, however alike "son" and "partner" read
+# to the encoders: a plan with fewer hops than the grammar's parts (`chain_length`) is
+# shorter than the question
+RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -3.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
     "unexplained_hops": -1.0,
@@ -156,6 +159,9 @@ class Plan:
     constraint_alternatives: list[list[tuple[str, str, str]]] = field(default_factory=list)
     score: float = 0.0
     features: dict[str, float] = field(default_factory=dict)
+    # what a hop's word says its nodes are, applied as they are reached: (hop number,
+    # categorical relation, value) — "X's *mother*'s birthplace" keeps the female parent
+    kinds: list[tuple[int, str, str]] = field(default_factory=list)
     exclude_topic: bool = False  # the topic entity is never an answer of this plan
     first_stage: bool = False  # scored by the linear first stage alone (a clear winner)
 
@@ -489,6 +495,7 @@ class Planner:
             "context_similarity": 0.0,  # filled for the best plans only (see plans)
             "echo_hops": fits.echoes,
             "cued_shapes": fits.cued,
+            "short_chain": fits.short,
         }
         types = self._answer_types(qa, paths, reach)  # (n, kinds)
         for j, kind in enumerate(ANSWER_KINDS):

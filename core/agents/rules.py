@@ -20,6 +20,8 @@ from core.analysis import (
     QuestionAnalysis,
     analyse,
     attribute_agreement,
+    explain,
+    hop_kind,
     role_codes,
 )
 from core.kg.source import path_sparql
@@ -118,6 +120,7 @@ class RuleAgent:
             state.stop_reason = "the best plan is complete and no ranked plan extends it"
             return None
         run.plan_i = longer
+        run.plans[longer].kinds = list(plan.kinds)  # the hops they share were walked so
         return self._keep(run, self._hop_action(state, run.plans[longer], run.hop_i))
 
     def _other_reading(self, state: State, last: Step) -> Action | None:
@@ -378,9 +381,12 @@ class RuleAgent:
         where = self.kg.label(plan.anchor) if hop_i == 0 else f"{n} candidate{'s' * (n != 1)}"
         arrow = f"'{label}'" if direction == "out" else f"'{label}' backwards"
         final = hop_i + 1 == len(plan.hops)
+        kind = self._kind_of_hop(plan, hop_i)
+        keeping = (f", keeping those whose {self.kg.label(kind[0])} is "
+                   f"{self.kg.label(kind[1])}" if kind else "")  # fmt: skip
         return Action(
             kind="hop",
-            description=f"follow {arrow} from {where}",
+            description=f"follow {arrow} from {where}{keeping}",
             query=self._sparql(plan, hop_i + 1, 0),
             language="sparql",
             source=f"kg:{self.kg.name}",
@@ -393,9 +399,31 @@ class RuleAgent:
                 # the answer may be the topic; `summarize` leaves it out where the plan asks
                 # for other things (unless it is the only thing reached)
                 "topic_allowed": final,
+                # what the hop's word says the nodes are: kept where some are (the source
+                # applies it only then)
+                "kind": list(kind) if kind else None,
             },
             details=self._why(plan),
         )
+
+    def _kind_of_hop(self, plan: Plan, hop_i: int) -> tuple[str, str] | None:
+        """What the word of hop `hop_i` (0-based) says the nodes it reaches are ("X's
+        *mother*'s birthplace": a female parent, core.analysis.hop_kind); remembered on the
+        plan, so the whole-path query says it too."""
+        known = next(((r, v) for h, r, v in plan.kinds if h == hop_i + 1), None)
+        if known is not None:
+            return known
+        qa = self._run.analysis
+        side = [r for _, r, _ in plan.constraints] + [f.relation for f in plan.filters]
+        words = explain(qa, plan.hops, plan.used, side, plan.anchor).hop_words
+        token = words[hop_i] if hop_i < len(words) else -1
+        if token < 0 or {qa.words[t] for t in (token - 1, token + 1) if 0 <= t < len(qa.words)
+                         } & {"and", "or", "&"}:  # fmt: skip
+            return None  # "X's mother *and* father": the word names one of several kinds
+        found = hop_kind(self.kg, qa.words[token], plan.hops[hop_i])
+        if found is not None:
+            plan.kinds.append((hop_i + 1, *found))
+        return found
 
     def _part_action(self, state: State, plan: Plan, part_i: int) -> Action:
         """The plan's next constraint (another topic entity) or filter (a comparison)."""
@@ -435,7 +463,8 @@ class RuleAgent:
         n_constraints = min(n_parts, len(plan.constraints))
         n_filters = max(0, n_parts - len(plan.constraints))
         part = Plan(plan.anchor, plan.mention, plan.hops[:n_hops],
-                    plan.constraints[:n_constraints], filters=plan.filters[:n_filters])  # fmt: skip
+                    plan.constraints[:n_constraints], filters=plan.filters[:n_filters],
+                    kinds=[k for k in plan.kinds if k[0] <= n_hops])  # fmt: skip
         query = path_sparql(
             plan.anchor,
             part.hops,
@@ -444,6 +473,7 @@ class RuleAgent:
             # as the walk: only a path's last hop may come back to the topic (`summarize`
             # leaves it out of the answers where the plan asks for other things)
             exclude_topic=n_hops < len(plan.hops),
+            kinds=part.kinds,
         )
         return f"# {self._describe(part)}\n{query}"
 
@@ -474,10 +504,12 @@ class RuleAgent:
 
     def _describe(self, plan: Plan) -> str:
         parts = [self.kg.label(plan.anchor)]
-        for rel, direction in plan.hops:
+        for i, (rel, direction) in enumerate(plan.hops, 1):
             parts.append(
                 f"—{self.kg.label(rel)}→" if direction == "out" else f"←{self.kg.label(rel)}—"
             )
+            parts += [f"[{self.kg.label(r)} {self.kg.label(v)}]" for h, r, v in plan.kinds
+                      if h == i]  # fmt: skip
         text = " ".join(parts)
         for anchor, rel, _ in plan.constraints:
             text += f" ∩ {self.kg.label(rel)} {self.kg.label(anchor)}"

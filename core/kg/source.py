@@ -80,13 +80,36 @@ class KGSource:
                     support[other] = weight
                 else:
                     truncated = True
+        note = ""
+        if p.get("kind"):
+            frontier, support, triples, note = self._keep_kind(p["kind"], direction, frontier,
+                                                               support, triples)  # fmt: skip
         return Retrieval(
             triples=triples,
             frontier=frontier,
             support=support,
             truncated=truncated,
             arrival=(rel, direction),
+            note=note,
         )
+
+    def _keep_kind(self, kind: list[str], direction: str, frontier: dict, support: dict,
+                   triples: list):  # fmt: skip
+        """The reached nodes that have the value a hop's word asks for ("X's *mother*": gender
+        female), those facts among the step's triples (not on the evidence chains, which stay
+        the path walked); all of them, with a note, when none has it (a word read wrongly must
+        not empty the walk)."""
+        rel, value = kind
+        has = self.kg.edges_from(list(frontier), rel, "out")
+        kept = [n for n in frontier if value in has.get(n, ())]
+        if not kept:
+            note = f"no candidate has {self.kg.label(rel)} {self.kg.label(value)}; not applied"
+            return frontier, support, triples, note
+        facts = {n: self.kg.triple(n, rel, value) for n in kept}
+        triples = [t for t in triples if (t.o if direction == "out" else t.s) in facts]
+        triples += list(facts.values())[: max(0, MAX_STEP_TRIPLES - len(triples))]
+        return ({n: frontier[n] for n in kept}, {n: support[n] for n in kept}, triples,
+                "")  # fmt: skip
 
     def _constrain(self, action: Action, state: State) -> Retrieval:
         """Keep the frontier nodes linked to another topic entity (intersection of constraints)."""
@@ -231,12 +254,13 @@ def sent_summary(url: str, sent: list) -> dict:
 
 
 def path_sparql(anchor: str, hops: list[tuple[str, str]], constraints=(), filters=(),
-                exclude_topic: bool = True) -> str:  # fmt: skip
+                exclude_topic: bool = True, kinds=()) -> str:  # fmt: skip
     """SPARQL for the answers reached from anchor along hops (linked to the constraint anchors
     and satisfying the filters: `(relation, comparison)` pairs, see core.constraints).
 
     Like the incremental walk, no intermediate variable comes back to the topic entity; the
-    answer may be the topic itself unless `exclude_topic`."""
+    answer may be the topic itself unless `exclude_topic`. `kinds`: (hop number, relation,
+    value) — the nodes that hop reaches have that value ("the *female* parent")."""
     lines, current, variables = [], anchor, []
     for i, (rel, direction) in enumerate(hops, 1):
         var = "?answer" if i == len(hops) else f"?x{i}"
@@ -245,6 +269,9 @@ def path_sparql(anchor: str, hops: list[tuple[str, str]], constraints=(), filter
         )
         current = var
         variables.append(var)
+    for hop, rel, value in kinds:
+        if 1 <= hop <= len(variables):
+            lines.append(f"  {variables[hop - 1]} {rel} {value} .")
     for c_anchor, rel, direction in constraints:
         lines.append(
             f"  ?answer {rel} {c_anchor} ."
