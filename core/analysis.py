@@ -30,6 +30,7 @@ from core.kg.semantics import RelationSemantics, semantics_for
 from core.kg.store import KnowledgeGraph
 from core.text import (
     IRREGULAR_FORMS,
+    IRREGULAR_PLURALS,
     STOPWORDS,
     content_words,
     is_agent_noun,
@@ -130,6 +131,7 @@ class QuestionAnalysis:
     question: str
     tokens: list[str]  # raw token texts
     words: list[str]  # one normalised word per token ("" for punctuation)
+    text: str = ""  # the question as read (`analyse`: undislocated, compounds unfolded)
     entities: list[EntityMention] = field(default_factory=list)
     answer: AnswerType = AnswerType()
     comparisons: list[Comparison] = field(default_factory=list)
@@ -311,18 +313,65 @@ def unfold_which_ones(question: str) -> str:
     return f"which {m['noun']} {m['aux'].lower()} {m['middle']}?"
 
 
+_GRAND = re.compile(r"^(?:great-?)?grand-?(?P<base>[a-z]{2,})$")
+GRAND_NAMES = 0.6  # a compound naming a relation this well is left as it is ("grandparent")
+GRAND_BASE = 0.35  # the base must name a relation at least this well ("mother": `parent`)
+GRAND_CHAIN = 0.2  # ... one whose nodes mostly have it themselves (parents have parents)
+
+
+def unfold_compounds(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
+    """English kinship compounds read as the chains they mean, in the KB's own words:
+    "X's *grandmother*" is "X's *parent*'s mother", "the *grandkids* of X" is "the kids of
+    the *child* of X" — the inner word is the label of the relation the base word names,
+    where that relation chains onto itself in the KB (a parent's parent). None when the
+    question has no such compound, or the KB names the compound itself ("grandparent")."""
+    sem = qa.semantics
+    if sem is None or not sem.rel_ids:
+        return None
+    text = qa.text
+    for row, t in enumerate(qa.word_tokens):
+        m = _GRAND.match(qa.words[t])
+        if not m:
+            continue
+        scores = sem.word_scores(sem.model.embed_words([m["base"]]))[0]
+        r = int(np.argmax(scores))
+        if qa.scores[row].max() >= GRAND_NAMES and int(np.argmax(qa.scores[row])) != r:
+            continue  # the compound names a relation of its own ("grandparent")
+        code = 2 * r
+        if scores[r] < GRAND_BASE or sem.follow_share[code, code] < GRAND_CHAIN:
+            continue
+        inner = kg.label(sem.rel_ids[r])
+        token = qa.tokens[t]
+        base = token[len(token) - len(m["base"]):]
+        follows = qa.words[t + 1] if t + 1 < len(qa.words) else ""
+        chain = f"{base} of the {inner}" if follows == "of" else f"{inner}'s {base}"
+        text = re.sub(rf"(?<!\w){re.escape(token)}(?!\w)", lambda _, c=chain: c, text, count=1)
+    return text if text != qa.text else None
+
+
 def analyse(question: str, kg: KnowledgeGraph) -> QuestionAnalysis:
     """Entity mentions, relation words with their scores, the answer asked for, constraints.
     A question written topic first ("Canada: official language?") is read as one sentence
-    (`undislocate`), and so is "Did X … any N? Which ones?" (`unfold_which_ones`);
-    `question` stays as asked."""
+    (`undislocate`), and so is "Did X … any N? Which ones?" (`unfold_which_ones`); a kinship
+    compound as its chain (`unfold_compounds`, which needs the first reading); `question`
+    stays as asked."""
     text = unfold_which_ones(undislocate(question))
+    qa = _analyse(question, text, kg)
+    unfolded = unfold_compounds(qa, kg)
+    return qa if unfolded is None else _analyse(question, unfolded, kg)
+
+
+def _analyse(question: str, text: str, kg: KnowledgeGraph) -> QuestionAnalysis:
     bracketed = [(m.start(), m.end()) for m in re.finditer(r"\[[^\]]+\]", text)]
     clean = text.replace("[", " ").replace("]", " ")
     spans = _tokenize(clean)
     tokens = [clean[a:b] for a, b in spans]
     words = [_word(t) for t in tokens]
-    qa = QuestionAnalysis(question=question, tokens=tokens, words=words)
+    for k in range(1, len(tokens) - 1):  # "X's *parents'* jobs": a plural's possessive
+        if tokens[k] in ("'", "’") and spans[k - 1][1] == spans[k][0] and \
+                words[k - 1].endswith("s") and words[k + 1]:  # fmt: skip
+            words[k] = "'s"
+    qa = QuestionAnalysis(question=question, tokens=tokens, words=words, text=text)
     qa.entities = _entity_mentions(clean, spans, bracketed, kg, words)
     names = {k for m in qa.entities if m.named for k in range(m.start, m.end)}
     qa.comparisons = find_comparisons(words, names)
@@ -596,7 +645,9 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
 
 def _verb_form(word: str) -> bool:
     """A past participle or gerund ("made", "directed", "starring"): it ends a noun phrase."""
-    return word in IRREGULAR_FORMS or (len(word) > 4 and word.endswith(("ed", "ing")))
+    return (word in IRREGULAR_FORMS and word not in IRREGULAR_PLURALS) or (
+        len(word) > 4 and word.endswith(("ed", "ing"))
+    )
 
 
 def _choices(words: list[str], names: set[int]) -> tuple[str, ...]:
@@ -1095,9 +1146,9 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         return qa._cache[key]
     words, n = qa.words, len(qa.words)
     needy = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities) if qa.need[r] > CHAIN_NEED}
-    for c in qa.comparisons:  # "born *before* 1950": a filter, not a hop
-        needy -= set(range(c.start, c.end))
-    parts, predicate = 0, set()
+    for c in qa.comparisons:  # "*released* before 1950": a filter's words, not a hop
+        needy -= set(range(c.start - 2, c.end))
+    parts, predicate, last_part, last_words = 0, set(), n, set()
     j = topic.end
     while j < n and words[j] == "'s":
         k = j + 1
@@ -1109,16 +1160,72 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
                 break
             k += 1
         parts += bool(set(range(j + 1, k)) & needy)
+        last_part, last_words = j + 1, set(range(j + 1, k))
         j = k
         if predicate:
             break
     if parts and not predicate and j < n and words[j] in ("do", "does", "did"):
         predicate = set(range(j, n))  # "what does X's husband *do for a living*"
-    if parts:  # a predicate, or a noun before the topic other than the one asked about
+    if parts and not predicate and j - 1 > last_part and any(
+        w in ("do", "does", "did") for w in words[: topic.start]
+    ):  # fmt: skip
+        predicate = {j - 1}  # "where did X's kids *study*": the verb after the subject
+    of_chain = _of_parts(qa, topic, needy)
+    of_parts = len(of_chain)
+    if of_parts and parts and _one_name(qa, (of_chain[0] | last_words) & needy):
+        parts -= 1  # "the *location* of X's *headquarters*": one relation's name, split
+    if not parts and of_parts < 2:
+        qa._cache[key] = 0  # a single "the N of X" bounds nothing
+        return 0
+    if of_parts:  # "the *nationality* of X's son's partner": each "of" part is a hop
+        parts += of_parts
+        parts += bool(needy & predicate)
+    else:  # a predicate, or a noun before the topic other than the one asked about
         before = set(range(topic.start)) - {qa.answer.focus}
         parts += bool(needy & (predicate | before))
     qa._cache[key] = parts
     return parts
+
+
+def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> list[set[int]]:
+    """The parts of an "of" chain that ends at the topic ("the *children* of the *child* of
+    X"), nearest the topic first; an "of" inside a relation's own name ("place of birth")
+    joins one part. A part is nouns: a verb ("died of"), another name or no relation word
+    ends the chain."""
+    words, sem = qa.words, qa.semantics
+    inside: set[int] = set()  # the tokens of relation names written out whole
+    for start, word in enumerate(words[: topic.start]):
+        for _, phrase in sem.phrases.get(word, ()):
+            if tuple(words[start : start + len(phrase)]) == phrase:
+                inside.update(range(start, start + len(phrase)))
+    names = {i for m in qa.entities if m is not topic for i in range(m.start, m.end)}
+    parts: list[set[int]] = []
+    k = topic.start - 1
+    while k >= 0 and words[k] == "of" and k not in inside:
+        j = k - 1
+        while j >= 0 and (words[j] != "of" or j in inside) and (
+            words[j] not in STOPWORDS or words[j] in ("the", "a", "an", "of")
+        ):  # fmt: skip
+            j -= 1
+        part = set(range(j + 1, k))
+        if not part & needy or part & names or any(_verb_form(words[i]) for i in part):
+            break
+        if parts and _one_name(qa, (parts[-1] | part) & needy):
+            parts[-1] |= part  # "the *location* of the *headquarters* of X": one name
+        else:
+            parts.append(part)
+        k = j
+    return parts
+
+
+def _one_name(qa: QuestionAnalysis, tokens: set[int]) -> bool:
+    """Are these words (in any form) all words of one relation name of several
+    ("headquarters location", "*members* of X's *board*")?"""
+    wanted = [set(word_forms(qa.words[i])) | {qa.words[i]} for i in tokens]
+    return len(wanted) > 1 and any(
+        all(forms & set(phrase) for forms in wanted)
+        for entries in qa.semantics.phrases.values() for _, phrase in entries
+    )  # fmt: skip
 
 
 def explain(qa: QuestionAnalysis, hops: list[tuple[str, str]], used=(), extra_rels=(),

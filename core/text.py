@@ -89,7 +89,8 @@ _IRREGULAR = {
     "rose": "rise",
     "risen": "rise",
     "fell": "fall",
-    # irregular plurals
+}
+_IRREGULAR_PLURALS = {
     "children": "child",
     "people": "person",
     "men": "man",
@@ -105,7 +106,9 @@ _IRREGULAR = {
     "phenomena": "phenomenon",
     "media": "medium",
 }
+_IRREGULAR.update(_IRREGULAR_PLURALS)
 IRREGULAR_FORMS = frozenset(_IRREGULAR)
+IRREGULAR_PLURALS = frozenset(_IRREGULAR_PLURALS)
 _AGENT_SUFFIXES = ("ors", "ers", "or", "er", "ist", "ists", "ess", "ress")
 
 

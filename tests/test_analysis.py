@@ -191,7 +191,11 @@ def test_two_words_for_one_relation_count_as_two_places(family) -> None:
         ("which of Dan Lee's kids are girls", 1),  # what the answers are, not a hop
         ("tell me Dan Lee's mother and father", 1),
         ("who is Dan Lee's mother's father", 2),
-        ("what is the profession of Dan Lee", 0),  # no possessive chain: no bound
+        ("what is the profession of Dan Lee", 0),  # one "of": no bound
+        ("what is the profession of the husband of Dan Lee's mother", 3),  # "of" parts too
+        ("what is the place of birth of the father of Dan Lee", 2),  # "place of birth": one
+        ("where were Dan Lee's parents' parents born", 3),  # a plural's possessive
+        ("what do Ann Lee's kids do", 1),  # "do" alone is no predicate
     ],
 )
 def test_a_possessive_chain_asks_for_a_hop_per_part(family, question: str, parts: int) -> None:
@@ -214,6 +218,37 @@ def test_possessive_chains_read_as_ordered_paths_and_words_say_the_kind(family) 
                    "possessive ('the father of X's mother') is read as two hops")  # fmt: skip
 def test_of_chains_read_as_ordered_paths(family) -> None:
     assert answers(family, "the birthplace of the father of Dan Lee's mother")[0] == "Munich"
+
+
+@pytest.mark.parametrize(
+    ("question", "read", "answers"),
+    [
+        ("who is Dan Lee's grandmother", "who is Dan Lee's parent's mother", ["Eve Stone"]),
+        ("where was Dan Lee's grandfather born", "where was Dan Lee's parent's father born",
+         ["Munich"]),
+        ("who are the grandchildren of Eve Stone",
+         "who are the children of the child of Eve Stone", ["Cara Lee", "Dan Lee"]),
+    ],
+)  # fmt: skip
+def test_a_kinship_compound_reads_as_its_chain_in_the_kbs_words(
+    family, question: str, read: str, answers: list[str]
+) -> None:
+    """"grand-" + a word naming a relation that chains onto itself: the chain, with the
+    relation's own label for the inner step; the trace keeps the question as asked."""
+    qa = analyse(question, family.kg("family"))
+    assert qa.text == read and qa.question == question
+    assert sorted(family.ask(question, kb="family").answer_labels) == answers
+
+
+def test_a_compound_the_kb_names_itself_is_left_as_it_is(tmp_path: Path) -> None:
+    kb = tmp_path / "kb.tsv"
+    kb.write_text(FAMILY + "Dan Lee\tgrandparent\tEve Stone\nDan Lee\tgrandparent\tFrank Stone\n"
+                  "Cara Lee\tgrandparent\tEve Stone\nCara Lee\tgrandparent\tFrank Stone\n",
+                  encoding="utf-8")  # fmt: skip
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="grand")
+    qa = analyse("who are Dan Lee's grandparents", Engine(workspace).kg("grand"))
+    assert qa.text == "who are Dan Lee's grandparents"
 
 
 def test_a_word_that_says_no_kind_keeps_every_node(family) -> None:

@@ -84,7 +84,7 @@ CONTEXT_READ = 10
 # "X's *son*'s *partner*'s nationality" is three hops, however alike "son" and "partner" read
 # to the encoders: a plan with fewer hops than the grammar's parts (`chain_length`) is
 # shorter than the question
-RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -3.0}
+RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -5.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
     "unexplained_hops": -1.0,
