@@ -1086,6 +1086,22 @@ def reached_vector(kg: KnowledgeGraph, anchor: str, hops: list[tuple[str, str]])
 RELATIVE_PRONOUNS = frozenset("that which who whom whose where when".split())
 
 
+def possessive_parts(words: list[str], end: int) -> list[range]:
+    """The token ranges of a possessive chain after a name ending at `end`: "X's *son*'s
+    *partner*'s *nationality* …" — each part runs to the next "'s", a relative pronoun or a
+    function word ("of" excepted: "X's place of birth")."""
+    parts, j, n = [], end, len(words)
+    while j < n and words[j] == "'s":
+        k = j + 1
+        while k < n and words[k] != "'s" and words[k] not in RELATIVE_PRONOUNS and (
+            words[k] not in STOPWORDS or words[k] == "of"
+        ):  # fmt: skip
+            k += 1
+        parts.append(range(j + 1, k))
+        j = k
+    return parts
+
+
 def order_ranks(qa: QuestionAnalysis, topic: EntityMention) -> np.ndarray:
     """Per token: the order in which its words are walked from the topic entity, read from
     the question's structure (English grammar, no KB):
@@ -1101,18 +1117,11 @@ def order_ranks(qa: QuestionAnalysis, topic: EntityMention) -> np.ndarray:
         return qa._cache[key]
     words, n = qa.words, len(qa.words)
     rank = np.full(n + 1, 50.0)
-    order = 0.0
-    j = topic.end
-    while j < n and words[j] == "'s":  # X's A's B (of C): one item per possessive
-        order += 1
-        k = j + 1
-        while k < n and words[k] != "'s" and (words[k] not in RELATIVE_PRONOUNS) and (
-            words[k] not in STOPWORDS or words[k] == "of"
-        ):  # fmt: skip
-            rank[k] = order
-            k += 1
-        j = k
-    chain_end = j
+    parts = possessive_parts(words, topic.end)
+    for order, part in enumerate(parts, 1):  # X's A's B (of C): one item per possessive
+        rank[part.start : part.stop] = order
+    order = float(len(parts))
+    chain_end = parts[-1].stop if parts else topic.end
     relative = any(w in RELATIVE_PRONOUNS for w in words[max(0, topic.start - 2) : topic.start])
     before = order + 1
     for k in range(topic.start - 1, -1, -1):
@@ -1148,20 +1157,15 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
     needy = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities) if qa.need[r] > CHAIN_NEED}
     for c in qa.comparisons:  # "*released* before 1950": a filter's words, not a hop
         needy -= set(range(c.start - 2, c.end))
+    content = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities)}
     parts, predicate, last_part, last_words = 0, set(), n, set()
     j = topic.end
-    while j < n and words[j] == "'s":
-        k = j + 1
-        while k < n and words[k] != "'s" and words[k] not in RELATIVE_PRONOUNS and (
-            words[k] not in STOPWORDS or words[k] == "of"
-        ):  # fmt: skip
-            if k > j + 1 and _verb_form(words[k]):  # "X's mother *born* in": the predicate
-                predicate = set(range(k, n))
-                break
-            k += 1
-        parts += bool(set(range(j + 1, k)) & needy)
-        last_part, last_words = j + 1, set(range(j + 1, k))
-        j = k
+    for part in possessive_parts(words, topic.end):
+        k = next((k for k in part[1:] if _verb_form(words[k])), part.stop)
+        if k < part.stop:  # "X's mother *born* in": the predicate
+            predicate = set(range(k, n))
+        parts += bool(set(range(part.start, k)) & content)  # a noun phrase: a hop
+        last_part, last_words, j = part.start, set(range(part.start, k)), k
         if predicate:
             break
     if parts and not predicate and j < n and words[j] in ("do", "does", "did"):

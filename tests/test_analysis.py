@@ -214,6 +214,14 @@ def test_possessive_chains_read_as_ordered_paths_and_words_say_the_kind(family) 
     assert "gender" in hops[-1].action.query and "female" in hops[-1].action.query
 
 
+def test_the_whole_path_query_keeps_what_the_words_say(family) -> None:
+    """The step's SPARQL (with the gender triples) answers what the walk answered."""
+    trace = family.ask("where was Dan Lee's mother's father born", kb="family")
+    kg = family.kg("family")
+    rows = kg.sparql(trace.steps[-1].action.query).rows
+    assert [kg.label(f"<{r[0]}>") for r in rows] == ["Munich"]
+
+
 @pytest.mark.xfail(strict=True, reason="known weakness (README): an 'of' chain around a "
                    "possessive ('the father of X's mother') is read as two hops")  # fmt: skip
 def test_of_chains_read_as_ordered_paths(family) -> None:
