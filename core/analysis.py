@@ -1142,14 +1142,15 @@ CHAIN_NEED = 0.5  # a word needing explaining this much makes its part of a chai
 
 def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
     """The fewest hops the question's grammar asks for from the topic entity: each part of a
-    possessive chain after it that holds a relation word is a hop of its own ("X's *son*'s
-    *partner*'s *nationality*": three, however alike the words' relations are), and relation
-    words outside the chain and the names (a predicate, "where was X's wife *born*", or a
-    noun before the topic that is not the one asked about) add one more. A lower bound only:
-    one word may stand for two hops ("grandmother"), an "of" may join one relation's words
-    ("place of birth"), and words after a chain may say what the answers are ("X's kids
+    possessive chain after it is a hop of its own ("X's *son*'s *partner*'s *nationality*":
+    three, however alike the words' relations are), and so is each part of an "of" chain that
+    ends at it ("the *children* of the *child* of X"); a predicate ("where was X's wife
+    *born*", "where did X's kids *study*") or, without an "of" chain, a relation noun before
+    the topic that is not the one asked about adds one more. A lower bound only: an "of" or a
+    possessive may part one relation's words ("place of birth", "the *location* of X's
+    *headquarters*": one), and words after a chain may say what the answers are ("X's kids
     *are girls*", "… *whose job* is nurse"): only a predicate that plainly starts one counts
-    (a participle, or "do")."""
+    (a participle, "do", the verb of a do-question)."""
     key = ("chain", topic.start, topic.end)
     if key in qa._cache:
         return qa._cache[key]
