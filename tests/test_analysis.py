@@ -746,3 +746,28 @@ def test_a_wh_word_after_a_fronted_phrase_asks_the_question(family, question, as
 
 def test_others_after_a_fronted_phrase_are_people(family) -> None:
     assert answers(family, "apart from Ann Lee, who was born in the same city") == ["Cara Lee"]
+
+
+def test_when_asks_for_a_time_whatever_the_words_match(tmp_path: Path) -> None:
+    """ "when was X founded": `founded by` matches the words, but only `inception` gives a
+    time — a plan ending elsewhere is marked (a rule, -10), so the words alone no longer
+    answer with the founder; "who founded X" still walks `founded by`."""
+    kb = tmp_path / "companies.tsv"
+    kb.write_text(
+        "Acme Corp\tfounded_by\tJane Roe\nAcme Corp\tinception\t1921\n"
+        "Bolt Inc\tfounded_by\tJohn Doe\nBolt Inc\tinception\t1999\n"
+        "Acme Corp\tindustry\tsteel\nBolt Inc\tindustry\tsoftware\n",
+        encoding="utf-8",
+    )
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="companies")
+    engine = Engine(workspace)
+    kg = engine.kg("companies")
+    planner = Planner(kg)
+    for plan in planner.plans(analyse("when was Acme Corp founded", kg)):
+        ends_on_year = kg.relation(plan.hops[-1][0]).object_kind == "year"
+        assert plan.features["no_time"] == (0.0 if ends_on_year else 1.0)
+    assert "Jane Roe" not in engine.ask("when was Acme Corp founded", kb="companies").answer_labels
+    assert all(p.features["no_time"] == 0.0
+               for p in planner.plans(analyse("who founded Bolt Inc", kg)))  # fmt: skip
+    assert engine.ask("who founded Bolt Inc", kb="companies").answer_labels == ["John Doe"]

@@ -62,6 +62,7 @@ FEATURES = (
     "unmarked_modifiers",
     "answers_focus_kind", "value_answer", "type_rule", "order_rule",
     *(f"type_{kind}" for kind in ANSWER_KINDS), "echo_hops", "cued_shapes", "short_chain",
+    "no_time",
 )  # fmt: skip
 # rules, not fitted: a path does not end by walking back over a relation the question names
 # once, unless the question asks for other things ("the movie X, when was it *released*" is not
@@ -84,7 +85,9 @@ CONTEXT_READ = 10
 # "X's *son*'s *partner*'s nationality" is three hops, however alike "son" and "partner" read
 # to the encoders: a plan with fewer hops than the grammar's parts (`chain_length`) is
 # shorter than the question
-RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -5.0}
+# "*when* was X founded" asks for a time: a plan that ends elsewhere, where another ends on a
+# year, answers another question however well its words match ("founded by")
+RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -5.0, "no_time": -10.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
     "unexplained_hops": -1.0,
@@ -319,7 +322,13 @@ class Planner:
             codes[i, : len(p)] = p
         got = table[:, codes].max(axis=2)  # (w, n)
         explained = np.exp(np.minimum(0.0, got - qa.best[rows][:, None]) / TAU_SOFT)
-        bound = need @ explained - PROMISING_HOP * (codes >= 0).sum(axis=1)
+        lengths = (codes >= 0).sum(axis=1)
+        bound = need @ explained - PROMISING_HOP * lengths
+        literal = {"time": ("year",), "number": ("number", "year")}.get(qa.answer.wh)
+        if literal:  # "*when* was X founded": a path ending on a year, whatever its words
+            last = codes[np.arange(len(paths)), lengths - 1]
+            kinds = np.array([self.sem.kinds[c >> 1] if c % 2 == 0 else "entity" for c in last])
+            bound += np.isin(kinds, literal)
         keep = np.argsort(-bound, kind="stable")[:PROMISING]
         return [paths[i] for i in sorted(keep)]
 
@@ -496,11 +505,20 @@ class Planner:
             "echo_hops": fits.echoes,
             "cued_shapes": fits.cued,
             "short_chain": fits.short,
+            "no_time": self._no_time(qa, last),
         }
         types = self._answer_types(qa, paths, reach)  # (n, kinds)
         for j, kind in enumerate(ANSWER_KINDS):
             columns[f"type_{kind}"] = types[:, j]
         return np.column_stack([np.broadcast_to(columns[f], (n,)) for f in FEATURES])
+
+    def _no_time(self, qa: QuestionAnalysis, last: np.ndarray) -> np.ndarray:
+        """1 for plans of a "when" question that end elsewhere than on a year, where some plan
+        of the same topic does end on one; 0 otherwise."""
+        if qa.answer.wh != "time":
+            return np.zeros(len(last))
+        year = np.array([c % 2 == 0 and self.sem.kinds[c >> 1] == "year" for c in last.tolist()])
+        return (~year).astype(float) if year.any() else np.zeros(len(last))
 
     def _rule_types(self, qa: QuestionAnalysis) -> np.ndarray:
         if "rule-types" not in qa._cache:
