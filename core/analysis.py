@@ -89,7 +89,7 @@ NEED_WIDTH = 0.05
 REACH_WEIGHT = 0.8  # a type word ("which city") explained by what a hop reaches
 LEX_BASE = 0.55  # a morphological match ("directed" ~ "directed by") scores at least this
 HOP_EXPLAINED = 0.4  # a hop some word matches at least this well is explained
-HOP_NAMED_WORD = 0.3  # ... and its word is said to name it (what `attribute_agreement` reads)
+HOP_NAMED_WORD = 0.3  # ... and its word is said to name it (the word `hop_kind` reads)
 PLACE_NAMES = 0.55  # a word naming a path relation this well is a place of the question
 HAS_SHARE = 0.5  # a relation this share of a role's nodes have says what those nodes are
 FOCUS_SYNONYM = 0.75  # the noun asked about names a relation by meaning at this cosine
@@ -739,15 +739,24 @@ def _whole_names(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
     ("*headquarters* location" is not whoever headquarters). The rows so named."""
     at = {i: row for row, i in enumerate(rows)}
     named: set[int] = set()
-    words = qa.words
-    for start, word in enumerate(words):
+    for r, span in whole_names(qa.words, sem):
+        for i in span:
+            if i in at:
+                lexical[at[i], r] = 1.0
+                named.add(at[i])
+    return named
+
+
+def whole_names(words: list[str], sem: RelationSemantics, end: int | None = None
+                ) -> list[tuple[int, range]]:  # fmt: skip
+    """(relation index, token range) of each relation name of several words written out
+    whole among `words[:end]` ("*place of birth*")."""
+    out = []
+    for start, word in enumerate(words[:end]):
         for r, phrase in sem.phrases.get(word, ()):  # the names that begin with this word
             if tuple(words[start : start + len(phrase)]) == phrase:
-                for i in range(start, start + len(phrase)):
-                    if i in at:
-                        lexical[at[i], r] = 1.0
-                        named.add(at[i])
-    return named
+                out.append((r, range(start, start + len(phrase))))
+    return out
 
 
 def _agent_focus(by_role: np.ndarray, row: int, lexical: np.ndarray, kg: KnowledgeGraph,
@@ -1198,11 +1207,8 @@ def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> li
     joins one part. A part is nouns: a verb ("died of"), another name or no relation word
     ends the chain."""
     words, sem = qa.words, qa.semantics
-    inside: set[int] = set()  # the tokens of relation names written out whole
-    for start, word in enumerate(words[: topic.start]):
-        for _, phrase in sem.phrases.get(word, ()):
-            if tuple(words[start : start + len(phrase)]) == phrase:
-                inside.update(range(start, start + len(phrase)))
+    # the tokens of relation names written out whole
+    inside = {i for _, span in whole_names(words, sem, topic.start) for i in span}
     names = {i for m in qa.entities if m is not topic for i in range(m.start, m.end)}
     parts: list[set[int]] = []
     k = topic.start - 1
@@ -1334,26 +1340,15 @@ def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: li
                         used=()) -> dict[str, int]:  # fmt: skip
     """Candidates whose own categorical attributes the question's words describe: "who is
     X's *father*" prefers the parent whose gender reads "male", "which *defenders* …" the
-    players whose position is defender. Each candidate scores the number of
-    `agreeing_values` it holds."""
-    out: dict[str, int] = {}
-    for rel, winner in agreeing_values(qa, kg, candidates, qa.word_rows(*used)):
-        for n in candidates[:AGREE_SAMPLE]:
-            if winner in kg.edges(n, rel, "out", limit=3):
-                out[n] = out.get(n, 0) + 1
-    return out
-
-
-def agreeing_values(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str],
-                    rows: list[int]) -> list[tuple[str, str]]:  # fmt: skip
-    """(relation, value) pairs the given relation words describe among the candidates' own
-    categorical attributes (few distinct values, core.kg.semantics): per such relation, the
-    value the words are most alike wins when it stands out from the others' values."""
+    players whose position is defender. Per categorical relation of the KB (few distinct
+    values, core.kg.semantics), the value the relation words are most alike wins when it
+    stands out from the others; each candidate scores the number of such wins it holds."""
     sem = semantics_for(kg)
+    rows = qa.word_rows(*used)
     if len(candidates) < 2 or not rows or not sem.categorical:
-        return []
+        return {}
     vectors = qa.vectors[rows]
-    out = []
+    out: dict[str, int] = {}
     for rel in sem.categorical:
         values = {n: kg.edges(n, rel, "out", limit=3) for n in candidates[:AGREE_SAMPLE]}
         distinct = sorted({v for vs in values.values() for v in vs})
@@ -1364,7 +1359,10 @@ def agreeing_values(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[s
         order = np.argsort(-best)
         if best[order[0]] < AGREE_MIN or best[order[0]] - best[order[1]] < AGREE_MARGIN:
             continue
-        out.append((rel, distinct[int(order[0])]))
+        winner = distinct[int(order[0])]
+        for n, vs in values.items():
+            if winner in vs:
+                out[n] = out.get(n, 0) + 1
     return out
 
 

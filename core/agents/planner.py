@@ -326,9 +326,8 @@ class Planner:
         bound = need @ explained - PROMISING_HOP * lengths
         literal = {"time": ("year",), "number": ("number", "year")}.get(qa.answer.wh)
         if literal:  # "*when* was X founded": a path ending on a year, whatever its words
-            last = codes[np.arange(len(paths)), lengths - 1]
-            kinds = np.array([self.sem.kinds[c >> 1] if c % 2 == 0 else "entity" for c in last])
-            bound += np.isin(kinds, literal)
+            bound += np.isin(self._arrival_kinds(codes[np.arange(len(paths)), lengths - 1]),
+                             literal)  # fmt: skip
         keep = np.argsort(-bound, kind="stable")[:PROMISING]
         return [paths[i] for i in sorted(keep)]
 
@@ -517,8 +516,14 @@ class Planner:
         of the same topic does end on one; 0 otherwise."""
         if qa.answer.wh != "time":
             return np.zeros(len(last))
-        year = np.array([c % 2 == 0 and self.sem.kinds[c >> 1] == "year" for c in last.tolist()])
+        year = self._arrival_kinds(last) == "year"
         return (~year).astype(float) if year.any() else np.zeros(len(last))
+
+    def _arrival_kinds(self, codes: np.ndarray) -> np.ndarray:
+        """Per role code, what arriving over it gives: the relation's object kind ("year",
+        "number", …) walked forwards, an entity walked backwards."""
+        return np.array([self.sem.kinds[c >> 1] if c % 2 == 0 else "entity"
+                         for c in codes.tolist()])  # fmt: skip
 
     def _rule_types(self, qa: QuestionAnalysis) -> np.ndarray:
         if "rule-types" not in qa._cache:
