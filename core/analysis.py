@@ -719,6 +719,9 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
         by_role[:, 2 * sem.code[rel] + 1] = scores[:, sem.code[inverse]]
     if focus is not None and focus not in whole and is_agent_noun(qa.words[rows[focus]]):
         _agent_focus(by_role, focus, lexical[focus], kg, sem)
+    elif focus is not None and focus not in whole and lexical[focus].max() > 0 \
+            and not _relational(qa.words, rows[focus]):
+        _kind_focus(by_role, focus, float(lexical[focus].max()), qa.words[rows[focus]], sem)
     qa.explains = np.hstack([np.maximum(by_role, qa.reach), pad])
     qa.named = np.hstack([scores, pad])
     qa.role_names = np.hstack([by_role, pad])
@@ -775,6 +778,32 @@ def _agent_focus(by_role: np.ndarray, row: int, lexical: np.ndarray, kg: Knowled
         for code, nexts in follow.items():
             if code < by_role.shape[1] and nexts.get(2 * r, 0.0) >= 0.5:
                 by_role[row, code] = max(by_role[row, code], score)
+
+
+def _kind_focus(by_role: np.ndarray, row: int, score: float, word: str,
+                sem: RelationSemantics) -> None:  # fmt: skip
+    """A type noun asked about that names relations by its form ("which *clubs* …") is
+    explained by whatever role reaches nodes of that kind (clubs are what "plays for *club*"
+    reaches), as well as by those relations: "the clubs from Lille" is the one hop back over
+    `based in`, not a walk through `club country`."""
+    forms = word_forms(word)
+    for code, kinds in enumerate(sem.kind_heads):
+        if kinds & forms:
+            by_role[row, code] = max(by_role[row, code], score - KIND_FOCUS_GAP)
+
+
+KIND_FOCUS_GAP = 0.0  # a role reaching the noun's kind explains it a little less than its name
+
+
+def _relational(words: list[str], i: int) -> bool:
+    """Is the noun at i used relationally — "the *parents* of X", "X's *parents*" — so
+    that it names a relation of X rather than the kind of thing asked for?"""
+    if i > 0 and words[i - 1] == "'s":
+        return True
+    j = i + 1
+    while j < min(len(words), i + 3) and words[j].isalpha() and words[j] not in STOPWORDS:
+        j += 1  # to the end of a compound: "the parent *company* of X"
+    return j < len(words) and words[j] == "of"
 
 
 # -- how much of the question a path explains ----------------------------------------------

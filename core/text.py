@@ -131,6 +131,18 @@ def names(text: str, phrase: str) -> bool:
     return bool(n) and any(words[i : i + n] == target for i in range(len(words) - n + 1))
 
 
+# English modifiers that mark a variant of a relation ("former club", "previous employer"),
+# by sense: a question that says one of a sense ("his *past* teams", "players who were *once*
+# at X") means the relation marked by any word of that sense
+MARKED_SENSES = (
+    frozenset("former previous past ex old earlier once erstwhile formerly previously".split()),
+    frozenset({"original"}),
+    frozenset("late deceased".split()),
+    frozenset("second alternative".split()),
+)
+MARKED_MODIFIERS = frozenset().union(*MARKED_SENSES)
+
+
 @lru_cache(maxsize=65536)
 def word_forms(word: str) -> frozenset[str]:
     """Stems a word may meet another word by: its stem, its irregular base, its agent-noun base.

@@ -771,3 +771,74 @@ def test_when_asks_for_a_time_whatever_the_words_match(tmp_path: Path) -> None:
     assert all(p.features["no_time"] == 0.0
                for p in planner.plans(analyse("who founded Bolt Inc", kg)))  # fmt: skip
     assert engine.ask("who founded Bolt Inc", kb="companies").answer_labels == ["John Doe"]
+
+
+TOWNS = """\
+Rovers FC\tbasedIn\tLeeds
+Harriers FC\tbasedIn\tLeeds
+Estrela SC\tbasedIn\tPorto
+Rovers FC\tclubCountry\tEngland
+Harriers FC\tclubCountry\tEngland
+Estrela SC\tclubCountry\tPortugal
+Ann Kerr\tplaysForClub\tRovers FC
+Ben Mills\tplaysForClub\tHarriers FC
+Caio Lima\tplaysForClub\tEstrela SC
+Ann Kerr\tbirthCity\tLeeds
+Ben Mills\tbirthCity\tPorto
+Caio Lima\tbirthCity\tPorto
+Leeds\tcityCountry\tEngland
+Porto\tcityCountry\tPortugal
+"""
+
+
+@pytest.mark.parametrize("question", ["tell me the clubs from Leeds",
+                                      "What clubs are there in Leeds?"])  # fmt: skip
+def test_a_type_noun_is_explained_by_what_a_hop_reaches(tmp_path: Path, question: str) -> None:
+    """ "clubs" names what `plays for club` reaches, so the one hop back over `based in`
+    (which reaches clubs) explains it as well as a relation with "club" in its name does:
+    no walk on through `club country` (a modifier) or a player is needed to explain it.
+    Used relationally ("the *parents* of X", "X's *parents*") the noun names the relation
+    alone."""
+    (tmp_path / "towns.tsv").write_text(TOWNS, encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "towns.tsv", name="towns")
+    kg = engine.kg("towns")
+    sem = semantics_for(kg)
+    qa = analyse(question, kg)
+    row = next(r for r, i in enumerate(qa.word_tokens) if qa.words[i] == "clubs")
+    based_in_back = 2 * next(i for i, r in enumerate(sem.rel_ids) if kg.label(r) == "based in") + 1
+    club_country = 2 * next(i for i, r in enumerate(sem.rel_ids) if kg.label(r) == "club country")
+    assert qa.explains[row, based_in_back] >= qa.explains[row, club_country] > 0.5
+    assert sorted(engine.ask(question, kb="towns").answer_labels) == ["Harriers FC", "Rovers FC"]
+    relational = analyse("tell me the clubs of Ann Kerr", kg)
+    row = next(r for r, i in enumerate(relational.word_tokens) if relational.words[i] == "clubs")
+    assert relational.explains[row, based_in_back] < relational.explains[row, club_country]
+
+
+SPELLS = """\
+Ann Kerr\tplaysForClub\tRovers FC
+Ben Mills\tplaysForClub\tRovers FC
+Caio Lima\tplaysForClub\tEstrela SC
+Dan Wood\tplaysForClub\tEstrela SC
+Caio Lima\tformerClub\tRovers FC
+Dan Wood\tformerClub\tHarriers FC
+Ann Kerr\tformerClub\tHarriers FC
+Ben Mills\tage\t27
+Dan Wood\tage\t31
+"""
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Players who were once at Rovers FC?", ["Caio Lima"]),
+    ("tell me which players are Harriers FC old boys", ["Ann Kerr", "Dan Wood"]),
+    ("Who plays for Rovers FC?", ["Ann Kerr", "Ben Mills"]),
+    ("how many years old is Dan Wood", ["31"]),
+])  # fmt: skip
+def test_a_marked_modifier_is_read_by_its_sense(tmp_path: Path, question: str,
+                                                expected: list[str]) -> None:  # fmt: skip
+    """ "once", "earlier", "old" say what "former" says: the marked relation is meant, and
+    the plain one of the same head noun ("plays for club") is not; unsaid, the plain one is."""
+    (tmp_path / "spells.tsv").write_text(SPELLS, encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "spells.tsv", name="spells")
+    assert sorted(engine.ask(question, kb="spells").answer_labels) == expected

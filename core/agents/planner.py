@@ -37,7 +37,7 @@ from core.analysis import (
 from core.constraints import Comparison
 from core.kg.semantics import semantics_for
 from core.kg.store import KnowledgeGraph
-from core.text import tokens, word_forms
+from core.text import MARKED_MODIFIERS, MARKED_SENSES, tokens, word_forms
 from core.textmodel import sentence_model
 
 Hop = tuple[str, str]  # (relation id, "out" | "in")
@@ -50,10 +50,6 @@ MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name t
 NAMED_AT = 0.45  # a relation some question word matches this well counts as named
 WEIGHTS_FILE = Path(__file__).with_name("planner_weights.json")
 ANSWER_KINDS = ("person", "place", "time", "number", "thing", "choice")
-# English modifiers that mark a variant of a relation ("former club", "previous employer")
-MARKED_MODIFIERS = frozenset(
-    "former previous past ex old original earlier late deceased second alternative".split()
-)
 FEATURES = (
     "coverage", "coverage_soft", "coverage_lex", "unexplained_hops", "unnamed_hops_lex",
     "shared_hops", "uncued_shared_hops", "min_support", "inversions", "merged_words",
@@ -570,19 +566,32 @@ class Planner:
         return qa._cache["focus-kind"]
 
     def _marked(self, qa: QuestionAnalysis, used) -> np.ndarray:
-        """Per role (+ padding): 1 when the relation's name carries a marked modifier the
-        question does not say ("*former* club" for "X's club", "*ex* wife"): the unmarked
-        reading is meant unless the question marks it."""
+        """Per role (+ padding): 1 when the relation's name carries a marked modifier of a
+        sense the question does not say ("*former* club" for "X's club", "*ex* wife"): the
+        unmarked reading is meant unless the question marks it; and 1 for the unmarked
+        relation when the question does say the sense that a relation of the same head noun
+        carries ("X's *past* teams" is `former club`, not `plays for club`)."""
         key = ("marked", *((u.start, u.end) for u in used))
         if key not in qa._cache:
-            said = {w for r in qa.word_rows(*used) for w in [qa.words[qa.word_tokens[r]]]}
+            names = {i for u in used for i in range(u.start, u.end)}
+            said = {w for i, w in enumerate(qa.words) if i not in names}
+            if qa.answer.wh == "number":
+                said.discard("old")  # "how (many years) old": an age, not a past
             said |= {f for w in said for f in word_forms(w)}
+            senses = {j for j, sense in enumerate(MARKED_SENSES)
+                      if sense & said or any(word_forms(m) & said for m in sense)}  # fmt: skip
             out = np.zeros(2 * len(self.sem.rel_ids) + 1)
-            for i, rel in enumerate(self.sem.rel_ids):
-                words = set(tokens(self.kg.label(rel)))
-                marked = words & MARKED_MODIFIERS
-                if marked and not any(m in said or word_forms(m) & said for m in marked):
+            marked_heads: set[str] = set()
+            labels = [set(tokens(self.kg.label(rel))) for rel in self.sem.rel_ids]
+            for i, words in enumerate(labels):
+                carried = {j for j, sense in enumerate(MARKED_SENSES) if words & sense}
+                if carried and not carried & senses:
                     out[2 * i] = out[2 * i + 1] = 1.0
+                elif carried:
+                    marked_heads |= words - MARKED_MODIFIERS
+            for i, words in enumerate(labels):
+                if not words & MARKED_MODIFIERS and words & marked_heads:
+                    out[2 * i] = out[2 * i + 1] = 1.0  # said "past": the plain one is not it
             qa._cache[key] = out
         return qa._cache[key]
 

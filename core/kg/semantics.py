@@ -80,6 +80,7 @@ class RelationSemantics:
         self.walks_back = self._walks_back()
         label_words = [tokens(kg.label(r)) for r in self.rel_ids]
         self.kind_forms = self._kind_forms(label_words)
+        self.kind_heads = self._kind_forms(label_words, heads_only=True)
         # the names of several words as normalised tokens, by their first word (core.analysis
         # finds them written out whole in a question, on the hot path)
         self.phrases: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
@@ -146,10 +147,12 @@ class RelationSemantics:
             back[2 * i, 2 * j] = back[2 * i + 1, 2 * j + 1] = True
         return back
 
-    def _kind_forms(self, label_words: list[list[str]]) -> list[frozenset[str]]:
+    def _kind_forms(self, label_words: list[list[str]], heads_only: bool = False
+                    ) -> list[frozenset[str]]:  # fmt: skip
         """Per role: the word forms (core.text.word_forms) of the label words that name what
         it reaches — a head noun of a relation most of those nodes are objects of, a modifier
-        of one most of them are subjects of."""
+        of one most of them are subjects of (`heads_only`: the head nouns alone, which name
+        a kind more surely: "club" of "plays for club", not "national" of "national team")."""
         n = 2 * len(self.rel_ids)
         parts = [label_parts(words) for words in label_words]
         out = []
@@ -158,7 +161,7 @@ class RelationSemantics:
             for nxt, share in self.kg.index.follow.get(code, {}).items():
                 if nxt < n and share >= KIND_SHARE:
                     heads, modifiers = parts[nxt >> 1]
-                    for word in heads if nxt % 2 else modifiers:
+                    for word in heads if nxt % 2 else () if heads_only else modifiers:
                         forms |= word_forms(word)
             out.append(frozenset(forms))
         return out
