@@ -986,6 +986,14 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     word_at = np.asarray(qa.word_tokens)[rows][word_row]  # (n, K) token index
     if first_implied:
         support[:, 0] = np.maximum(support[:, 0], HOP_EXPLAINED)
+    literal = {"time": ("year",), "number": ("number", "year")}.get(qa.answer.wh)
+    if literal:  # "*when* …", "how *many* …" names the last hop when it ends on a time/number
+        ends = (paths >= 0).sum(axis=1) - 1
+        last = paths[cols, np.maximum(ends, 0)]
+        kinds = np.array([sem.kinds[c >> 1] if c >= 0 and c % 2 == 0 else "entity"
+                          for c in last.tolist()])  # fmt: skip
+        hit = np.isin(kinds, literal) & (ends >= 0)
+        support[cols[hit], ends[hit]] = np.maximum(support[cols[hit], ends[hit]], HOP_EXPLAINED)
     named = (support >= HOP_EXPLAINED) & (paths >= 0)
     unexplained = np.zeros(n, np.int64)
     shares = np.zeros(n, np.int64)

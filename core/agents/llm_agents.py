@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 
 from core.agents.lookahead import plan_ahead
-from core.agents.planner import Plan, Planner, floored, rule_prior
+from core.agents.planner import Plan, Planner, coverage_ceiling, floored, rule_prior
 from core.analysis import analyse
 from core.judges import node_label
 from core.kg.source import path_sparql
@@ -349,9 +349,7 @@ class IterativeAgent:
         """Best score of a rule plan that continues the path walked so far with each hop."""
         if memo.plans is None:
             memo.plans = self.planner.plans(state.reading.analysis, limit=40)
-            state.reading.ceiling = max(
-                (p.features.get("coverage", 0.0) for p in memo.plans), default=0.0
-            )
+            state.reading.ceiling = coverage_ceiling(memo.plans, state.reading.analysis)
         plans: list[Plan] = memo.plans
         path, t = memo.path, len(memo.path)
         scores: dict[tuple[str, str], float] = {}

@@ -649,6 +649,17 @@ class Planner:
         return (vecs[0::2] * vecs[1::2]).sum(axis=1)
 
 
+def coverage_ceiling(plans: list[Plan], qa: QuestionAnalysis) -> float:
+    """The most of the question any of the ranked plans explains (the judge holds the rest
+    against no path). A question asking for a time or a number counts only the plans that
+    end on one: "when did X first open for business" is answered by the only year X has,
+    however little `inception` says of "open"; a relation that names "business" but gives
+    no time explains nothing the answer could."""
+    literal = {"time": "type_time", "number": "type_number"}.get(qa.answer.wh)
+    fitting = [p for p in plans if literal and p.features.get(literal, 0.0) > 0]
+    return max((p.features.get("coverage", 0.0) for p in fitting or plans), default=0.0)
+
+
 def rank_order(scores: np.ndarray, coverage: np.ndarray, hops: np.ndarray) -> np.ndarray:
     """Plans best first by score, with one rule that is not fitted: a plan that leaves a
     relation phrase unexplained does not beat by a hair (COVERAGE_MARGIN) one that explains it

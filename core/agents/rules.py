@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 import numpy as np
 
 from core.agents.plan_ranker import PlanRanker
-from core.agents.planner import Filter, Plan, Planner, floored, rule_prior
+from core.agents.planner import Filter, Plan, Planner, coverage_ceiling, floored, rule_prior
 from core.analysis import (
     HOP_EXPLAINED,
     QuestionAnalysis,
@@ -216,7 +216,7 @@ class RuleAgent:
             return False
         self._run = RulePlanRun(question, qa, plans)
         state.walk.mention = plans[0].mention.text
-        state.reading.ceiling = max(p.features.get("coverage", 0.0) for p in plans)
+        state.reading.ceiling = coverage_ceiling(plans, qa)
         return True
 
     def _next_plan(self, state: State, why: str) -> Action | None:
