@@ -528,8 +528,8 @@ def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set =
             if _ends_with_preposition(words):  # "who does X play for": a team as often
                 return AnswerType("", i, choices)
             return AnswerType("person", i, choices)
-        if w == "whose":
-            return AnswerType("thing", _next_content(words, i, names, modifiers), choices)
+        if w == "whose":  # "*whose* mother is X": the noun names the relation, not the answer
+            return AnswerType("", None, choices)
         if w == "where":
             return AnswerType("place", i, choices)
         if w == "when":

@@ -120,6 +120,14 @@ def test_the_answer_type_comes_from_the_question_word(family, question: str, wh:
     assert analyse(question, family.kg("family")).answer.wh == wh
 
 
+def test_the_noun_after_whose_names_the_relation_not_the_answer(family) -> None:
+    """ "*whose* alma mater is X" asks for who has that relation to X: "alma mater" is a
+    relation phrase to explain, not the kind of answer (a university)."""
+    qa = analyse("whose alma mater is Peking University", family.kg("family"))
+    assert qa.answer.focus is None and qa.answer.wh == ""
+    assert {"alma", "mater"} <= {qa.words[i] for i in qa.word_tokens}
+
+
 def test_a_relative_pronoun_is_not_the_question_word(family) -> None:
     qa = analyse("name the country in which Dan Lee was born", family.kg("family"))
     assert qa.words[qa.answer.focus] == "country"
