@@ -528,8 +528,10 @@ def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set =
             if _ends_with_preposition(words):  # "who does X play for": a team as often
                 return AnswerType("", i, choices)
             return AnswerType("person", i, choices)
-        if w == "whose":  # "*whose* mother is X": the noun names the relation, not the answer
-            return AnswerType("", None, choices)
+        if w == "whose":
+            if _copula_after_noun(words, i):  # "*whose* mother is X": the noun names the
+                return AnswerType("", None, choices)  # relation, not the answer
+            return AnswerType("thing", _next_content(words, i, names, modifiers), choices)
         if w == "where":
             return AnswerType("place", i, choices)
         if w == "when":
@@ -553,6 +555,20 @@ def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set =
     if k is not None and words[k] in PERSON_NOUNS:
         return AnswerType("person", k, choices)
     return AnswerType("thing" if k is not None else "", k, choices)
+
+
+def _copula_after_noun(words: list[str], i: int) -> bool:
+    """Does the noun phrase after words[i] end in "is"/"was" ("whose *alma mater* is X")
+    rather than run on into another verb ("whose films have X direct")?"""
+    j = i + 1
+    while j < len(words) and j - i <= 4 and words[j] not in _COPULAS:
+        if words[j] in STOPWORDS and words[j] not in ("of", "-"):
+            return False
+        j += 1
+    return j < len(words) and words[j] in _COPULAS
+
+
+_COPULAS = frozenset("is are was were".split())
 
 
 def _head_noun(words: list[str], names: set[int]) -> int | None:

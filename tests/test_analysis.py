@@ -126,6 +126,10 @@ def test_the_noun_after_whose_names_the_relation_not_the_answer(family) -> None:
     qa = analyse("whose alma mater is Peking University", family.kg("family"))
     assert qa.answer.focus is None and qa.answer.wh == ""
     assert {"alma", "mater"} <= {qa.words[i] for i in qa.word_tokens}
+    # ... but where the noun phrase runs on into another verb, "whose" reads as "which"
+    # (machine-translated "whose films have X direct"): the noun is what is asked for
+    qa = analyse("whose films have Ann Lee direct", family.kg("family"))
+    assert qa.answer.wh == "thing" and qa.words[qa.answer.focus] == "films"
 
 
 def test_a_relative_pronoun_is_not_the_question_word(family) -> None:
