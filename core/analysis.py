@@ -606,6 +606,8 @@ def _relative(words: list[str], i: int, names: set[int]) -> bool:
     """Is the wh-word at i a relative pronoun ("name the city *where* X was born")? Content
     comes before it, and a clause after it; a wh-word among the last words asks the question
     where it stands ("X were in *which* genres", "X's wife is *who*")."""
+    if i > 0 and not words[i - 1] and i + 1 < len(words) and words[i + 1] in _AUXILIARIES:
+        return False  # "X's wife, *where* was she born": a question after the comma, inverted
     first = _after_fronted_phrase(words, i)
     content_before = any(
         w and (k in names or (w not in STOPWORDS and w not in _FRAME and w != "'s"))
@@ -615,6 +617,7 @@ def _relative(words: list[str], i: int, names: set[int]) -> bool:
     return content_before and len(after) > 2
 
 
+_AUXILIARIES = frozenset("is are was were do does did has have had can could will would".split())
 _OPENERS = PREPOSITIONS | {"apart", "aside", "other", "in", "for", "of", "from", "with", "at"}
 
 

@@ -114,6 +114,7 @@ def test_a_word_that_shares_nothing_with_the_relation_name_still_names_it(
         ("how old is Ann Lee", "number"),
         ("is Ann Lee male or female", "choice"),
         ("which people were born in Paris", "person"),
+        ("Ann Lee's husband, where was he born", "place"),  # inverted: a question, no relative
     ],
 )
 def test_the_answer_type_comes_from_the_question_word(family, question: str, wh: str) -> None:
