@@ -1404,6 +1404,9 @@ def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: li
     if len(candidates) < 2 or not rows or not sem.categorical:
         return {}
     vectors = qa.vectors[rows]
+    said = _answer_pronoun(qa.words)
+    if said:  # "X's pa, who is *he*": the answer's own pronoun says what a noun would
+        vectors = np.vstack([vectors, sem.model.embed_words([said])])
     out: dict[str, int] = {}
     for rel in sem.categorical:
         values = {n: kg.edges(n, rel, "out", limit=3) for n in candidates[:AGREE_SAMPLE]}
@@ -1422,6 +1425,15 @@ def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: li
     return out
 
 
+def _answer_pronoun(words: list[str]) -> str | None:
+    """The noun a pronoun standing for the answer implies: "who is *she*" → "woman"."""
+    for i, w in enumerate(words[:-2]):
+        if w in ("who", "whom") and words[i + 1] in _AUXILIARIES:
+            return _PRONOUN_NOUNS.get(words[i + 2])
+    return None
+
+
+_PRONOUN_NOUNS = {"she": "woman", "her": "woman", "he": "man", "him": "man"}
 AGREE_SAMPLE = 60
 AGREE_MIN = 0.2
 AGREE_MARGIN = 0.08

@@ -892,3 +892,26 @@ def test_a_time_or_number_question_names_the_hop_that_gives_one(
     fit = explain(qa, [(rel, "out")], (qa.entities[0],), anchor=qa.entities[0].ids[0])
     assert fit.unexplained == 0
     assert engine.ask(question, kb="grounds").answer_labels == expected
+
+
+KIN = """\
+Tom Reed\tparent\tAda Reed
+Tom Reed\tparent\tBen Reed
+Ada Reed\tspouse\tBen Reed
+""" + "".join(f"{name}\tgender\t{gender}\n" for name, gender in [
+    ("Ada Reed", "female"), ("Ben Reed", "male"), ("Tom Reed", "male"), ("Cy Hale", "male"),
+    ("Di Hale", "female"), ("Ed Moss", "male"), ("Flo Moss", "female")])  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "first"), [
+    ("Tom Reed's ma, who is she?", "Ada Reed"),
+    ("Tom Reed's pa, who is he?", "Ben Reed"),
+])  # fmt: skip
+def test_the_answers_own_pronoun_says_its_gender(tmp_path: Path, question: str,
+                                                 first: str) -> None:  # fmt: skip
+    """ "who is *she*" says the answer is a woman as "mother" would: of the two parents the
+    one whose gender reads female ranks first ("ma" alone the static model barely knows)."""
+    (tmp_path / "kin.tsv").write_text(KIN, encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "kin.tsv", name="kin")
+    assert engine.ask(question, kb="kin").answer_labels[0] == first
