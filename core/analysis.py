@@ -1252,9 +1252,14 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         parts += bool(needy & predicate)
     else:  # a predicate, or a noun before the topic other than the one asked about
         before = set(range(topic.start)) - {qa.answer.focus}
-        parts += bool(needy & (predicate | before))
+        parts += bool(needy & (predicate | before)) or (
+            topic.start > 0 and words[topic.start - 1] in _LOCATIVES
+        )  # "who is *in* X's league": what is in it, a hop beyond the league  # fmt: skip
     qa._cache[key] = parts
     return parts
+
+
+_LOCATIVES = frozenset("in at from on within across among into up".split())
 
 
 def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> list[set[int]]:

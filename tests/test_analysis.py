@@ -915,3 +915,32 @@ def test_the_answers_own_pronoun_says_its_gender(tmp_path: Path, question: str,
     engine = Engine(Workspace(tmp_path / "home"))
     engine.workspace.import_file(tmp_path / "kin.tsv", name="kin")
     assert engine.ask(question, kb="kin").answer_labels[0] == first
+
+
+LEAGUES = TOWNS + """\
+Rovers FC\tleague\tNorth League
+Harriers FC\tleague\tNorth League
+Estrela SC\tleague\tSouth League
+Ann Kerr\tposition\tdefender
+Ben Mills\tposition\tforward
+Caio Lima\tposition\tdefender
+"""
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    ("Who is in Rovers FC's league?", 2),
+    ("who hails from Ann Kerr's birth city", 2),
+    ("what is Rovers FC's league?", 1),
+])  # fmt: skip
+def test_a_possessive_after_a_locative_asks_a_hop_beyond_it(tmp_path: Path, question: str,
+                                                            parts: int) -> None:  # fmt: skip
+    """ "who is *in* X's league" asks for what is in the league, not for the league: the
+    locative before the possessive chain is a hop of its own (`chain_length`)."""
+    (tmp_path / "leagues.tsv").write_text(LEAGUES, encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "leagues.tsv", name="leagues")
+    qa = analyse(question, engine.kg("leagues"))
+    assert chain_length(qa, qa.entities[0]) == parts
+    if parts == 2 and "league" in question:
+        labels = engine.ask(question, kb="leagues").answer_labels
+        assert "Harriers FC" in labels and "North League" not in labels
