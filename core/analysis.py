@@ -1252,9 +1252,13 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         parts += bool(needy & predicate)
     else:  # a predicate, or a noun before the topic other than the one asked about
         before = set(range(topic.start)) - {qa.answer.focus}
+        # "who is *in* X's league?": what is in it, a hop beyond the league — where the chain
+        # ends the question and the noun asked about does not hold the preposition ("which
+        # *movies in* X's filmography are …", "the oldest entry in X's work *as a writer*")
         parts += bool(needy & (predicate | before)) or (
-            topic.start > 0 and words[topic.start - 1] in _LOCATIVES
-        )  # "who is *in* X's league": what is in it, a hop beyond the league  # fmt: skip
+            topic.start > 1 and words[topic.start - 1] in _LOCATIVES
+            and topic.start - 2 != qa.answer.focus and not any(words[j:])
+        )  # fmt: skip
     qa._cache[key] = parts
     return parts
 

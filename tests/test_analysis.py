@@ -931,11 +931,13 @@ Caio Lima\tposition\tdefender
     ("Who is in Rovers FC's league?", 2),
     ("who hails from Ann Kerr's birth city", 2),
     ("what is Rovers FC's league?", 1),
+    ("which clubs in Ann Kerr's birth city are in the North League", 1),  # not at the end
 ])  # fmt: skip
 def test_a_possessive_after_a_locative_asks_a_hop_beyond_it(tmp_path: Path, question: str,
                                                             parts: int) -> None:  # fmt: skip
     """ "who is *in* X's league" asks for what is in the league, not for the league: the
-    locative before the possessive chain is a hop of its own (`chain_length`)."""
+    locative before a possessive chain that ends the question is a hop of its own
+    (`chain_length`)."""
     (tmp_path / "leagues.tsv").write_text(LEAGUES, encoding="utf-8")
     engine = Engine(Workspace(tmp_path / "home"))
     engine.workspace.import_file(tmp_path / "leagues.tsv", name="leagues")
