@@ -569,6 +569,7 @@ def _copula_after_noun(words: list[str], i: int) -> bool:
 
 
 _COPULAS = frozenset("is are was were".split())
+_AUXILIARIES = _COPULAS | frozenset("do does did has have had can could will would".split())
 
 
 def _head_noun(words: list[str], names: set[int]) -> int | None:
@@ -617,7 +618,6 @@ def _relative(words: list[str], i: int, names: set[int]) -> bool:
     return content_before and len(after) > 2
 
 
-_AUXILIARIES = frozenset("is are was were do does did has have had can could will would".split())
 _OPENERS = PREPOSITIONS | {"apart", "aside", "other", "in", "for", "of", "from", "with", "at"}
 
 
@@ -808,10 +808,7 @@ def _kind_focus(by_role: np.ndarray, row: int, score: float, word: str,
     forms = word_forms(word)
     for code, kinds in enumerate(sem.kind_heads):
         if kinds & forms:
-            by_role[row, code] = max(by_role[row, code], score - KIND_FOCUS_GAP)
-
-
-KIND_FOCUS_GAP = 0.0  # a role reaching the noun's kind explains it a little less than its name
+            by_role[row, code] = max(by_role[row, code], score)
 
 
 def _relational(words: list[str], i: int) -> bool:
@@ -876,6 +873,16 @@ class PathFits:
             tuple(int(t) for t in self.word_at[i][: int(self.n_hops[i])])
             if self.word_at is not None else (),
         )
+
+
+LITERAL_ANSWERS = {"time": ("year",), "number": ("number", "year")}  # what such answers are
+
+
+def arrival_kinds(sem: RelationSemantics, codes: np.ndarray) -> np.ndarray:
+    """Per role code, what arriving over it gives: the relation's object kind ("year",
+    "number", …) walked forwards, an entity walked backwards (and for padding, -1)."""
+    return np.array([sem.kinds[c >> 1] if c >= 0 and c % 2 == 0 else "entity"
+                     for c in np.asarray(codes).tolist()])  # fmt: skip
 
 
 def role_codes(sem: RelationSemantics, hops: list[tuple[str, str]]) -> list[int]:
@@ -1005,13 +1012,10 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     word_at = np.asarray(qa.word_tokens)[rows][word_row]  # (n, K) token index
     if first_implied:
         support[:, 0] = np.maximum(support[:, 0], HOP_EXPLAINED)
-    literal = {"time": ("year",), "number": ("number", "year")}.get(qa.answer.wh)
+    literal = LITERAL_ANSWERS.get(qa.answer.wh)
     if literal:  # "*when* …", "how *many* …" names the last hop when it ends on a time/number
         ends = (paths >= 0).sum(axis=1) - 1
-        last = paths[cols, np.maximum(ends, 0)]
-        kinds = np.array([sem.kinds[c >> 1] if c >= 0 and c % 2 == 0 else "entity"
-                          for c in last.tolist()])  # fmt: skip
-        hit = np.isin(kinds, literal) & (ends >= 0)
+        hit = np.isin(arrival_kinds(sem, paths[cols, np.maximum(ends, 0)]), literal) & (ends >= 0)
         support[cols[hit], ends[hit]] = np.maximum(support[cols[hit], ends[hit]], HOP_EXPLAINED)
     named = (support >= HOP_EXPLAINED) & (paths >= 0)
     unexplained = np.zeros(n, np.int64)

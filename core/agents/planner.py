@@ -21,11 +21,13 @@ import numpy as np
 
 from core.agents.plan_ranker import PlanRanker
 from core.analysis import (
+    LITERAL_ANSWERS,
     TAU_SOFT,
     EntityMention,
     QuestionAnalysis,
     anchor_kind,
     answer_fit,
+    arrival_kinds,
     explain_key,
     explain_paths,
     implies_first_hop,
@@ -320,9 +322,9 @@ class Planner:
         explained = np.exp(np.minimum(0.0, got - qa.best[rows][:, None]) / TAU_SOFT)
         lengths = (codes >= 0).sum(axis=1)
         bound = need @ explained - PROMISING_HOP * lengths
-        literal = {"time": ("year",), "number": ("number", "year")}.get(qa.answer.wh)
+        literal = LITERAL_ANSWERS.get(qa.answer.wh)
         if literal:  # "*when* was X founded": a path ending on a year, whatever its words
-            bound += np.isin(self._arrival_kinds(codes[np.arange(len(paths)), lengths - 1]),
+            bound += np.isin(arrival_kinds(self.sem, codes[np.arange(len(paths)), lengths - 1]),
                              literal)  # fmt: skip
         keep = np.argsort(-bound, kind="stable")[:PROMISING]
         return [paths[i] for i in sorted(keep)]
@@ -512,14 +514,8 @@ class Planner:
         of the same topic does end on one; 0 otherwise."""
         if qa.answer.wh != "time":
             return np.zeros(len(last))
-        year = self._arrival_kinds(last) == "year"
+        year = arrival_kinds(self.sem, last) == "year"
         return (~year).astype(float) if year.any() else np.zeros(len(last))
-
-    def _arrival_kinds(self, codes: np.ndarray) -> np.ndarray:
-        """Per role code, what arriving over it gives: the relation's object kind ("year",
-        "number", …) walked forwards, an entity walked backwards."""
-        return np.array([self.sem.kinds[c >> 1] if c % 2 == 0 else "entity"
-                         for c in codes.tolist()])  # fmt: skip
 
     def _rule_types(self, qa: QuestionAnalysis) -> np.ndarray:
         if "rule-types" not in qa._cache:
