@@ -1343,8 +1343,25 @@ def anchor_kind(qa: QuestionAnalysis, kg: KnowledgeGraph, node: str,
         out = np.full(len(qa.word_tokens), -np.inf, np.float32)
         if roles and qa.reach is not None and len(qa.reach):
             kind = qa.reach[:, [c ^ 1 for c in roles]].max(axis=1)
+            # ... or, in a noun phrase with the name, names by its form a relation the topic
+            # is an object of and never a subject of, as its head noun or its whole name
+            # ("the city of X": X is a birth *city* and has none; "the X *national team*";
+            # not "the parent of X", who has parents)
+            if mention is not None:
+                sem = qa.semantics
+                objects = {c >> 1 for c in roles if c % 2 and c ^ 1 not in roles}
+                whole = {(r, i) for r, span in whole_names(qa.words, sem) for i in span}
+                for row, t in enumerate(qa.word_tokens):
+                    if not _apposed(qa.words, mention, t):
+                        continue
+                    forms = word_forms(qa.words[t])
+                    for r in objects:
+                        lex = qa.lexical[row, r]
+                        if lex > 0 and (forms & sem.head_forms[r] or (r, t) in whole):
+                            kind[row] = max(kind[row], lex)
             near = [
                 mention is None or mention.start - APPOSITION <= t < mention.start
+                or _compound_after(qa.words, mention, t)
                 for t in qa.word_tokens
             ]
             out = np.where(near, kind, -np.inf).astype(np.float32)
@@ -1353,6 +1370,31 @@ def anchor_kind(qa: QuestionAnalysis, kg: KnowledgeGraph, node: str,
 
 
 APPOSITION = 2  # "the film X", "club X": the words this close before a name say what it is
+
+
+def _apposed(words: list[str], mention: EntityMention, t: int) -> bool:
+    """Is token t a noun in one noun phrase with the name: "the *club* X", "the *city* of X",
+    "the X *national team*" (not "*employs* X", "*headquarters* in X")?"""
+    at = mention.start
+    if mention.end < len(words) and words[mention.end] == "'s":
+        return False  # "the captain of *X's club*": the phrase is X's club, not X
+    if t == at - 1:
+        return at >= 2 and words[at - 2] in ("the", "a", "an")
+    if t == at - 2 and words[at - 1] == "of":
+        return at >= 3 and words[at - 3] in ("the", "a", "an")
+    return _compound_after(words, mention, t)
+
+
+def _compound_after(words: list[str], mention: EntityMention, t: int) -> bool:
+    """Is token t a noun right after the name, in the noun phrase the name opens ("the
+    France *national team*", "the Sweden *squad* is …")? Only after an article: "X's
+    films" or "Tom Hanks films" without one ask about X's things, not about X."""
+    if not (mention.end <= t < mention.end + APPOSITION) or mention.start == 0:
+        return False
+    if words[mention.start - 1] != "the":
+        return False
+    return all(w.isalpha() and w not in STOPWORDS and w not in _WH
+               for w in words[mention.end : t + 1])
 
 
 def rule_type_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, code: int) -> float:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.agents.planner import Planner
-from core.analysis import analyse, chain_length, explain, undislocate
+from core.analysis import analyse, anchor_kind, chain_length, explain, undislocate
 from core.constraints import find_comparisons
 from core.engine import Engine
 from core.kg.semantics import label_parts, semantics_for
@@ -946,3 +946,61 @@ def test_a_possessive_after_a_locative_asks_a_hop_beyond_it(tmp_path: Path, ques
     if parts == 2 and "league" in question:
         labels = engine.ask(question, kb="leagues").answer_labels
         assert "Harriers FC" in labels and "North League" not in labels
+
+
+COACHES = LEAGUES + """\
+Ann Kerr\tnationalTeam\tEngland
+Ben Mills\tnationalTeam\tPortugal
+Caio Lima\tnationalTeam\tPortugal
+England\theadCoach\tGus Ward
+Portugal\theadCoach\tRui Alves
+Gus Ward\tcoachNationality\tEngland
+Rui Alves\tcoachNationality\tPortugal
+Rovers FC\tmanager\tIvo Sousa
+Ivo Sousa\tcoachNationality\tPortugal
+"""
+
+
+@pytest.mark.parametrize(("question", "word", "topical"), [
+    ("Which clubs are based in the city of Leeds?", "city", True),
+    ("who coaches the Portugal national team", "team", True),
+    ("which clubs have their base in Leeds", "base", False),  # not one noun phrase
+    ("who is the manager of Rovers FC's captain", "manager", False),  # the phrase is X's
+])  # fmt: skip
+def test_a_noun_in_one_phrase_with_the_name_says_what_it_is(
+        tmp_path: Path, question: str, word: str, topical: bool) -> None:  # fmt: skip
+    """ "the *city* of Leeds", "the Portugal *national team*": the noun names a relation the
+    topic is an object of and never a subject of (Leeds is a birth city and has none), so it
+    says what the topic is and needs no hop of its own (`anchor_kind`). Outside one noun
+    phrase with the name, or where the phrase is "X's …", it says nothing of the kind."""
+    (tmp_path / "coaches.tsv").write_text(COACHES, encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "coaches.tsv", name="coaches")
+    kg = engine.kg("coaches")
+    qa = analyse(question, kg)
+    topic = qa.entities[0]
+    row = next(r for r, i in enumerate(qa.word_tokens) if qa.words[i] == word)
+    kind = anchor_kind(qa, kg, topic.ids[0], topic)[row]
+    assert (kind >= qa.best[row] - 1e-6) == topical
+
+
+def test_no_plan_walks_to_the_subjects_of_a_single_valued_relation_and_back(
+        tmp_path: Path) -> None:  # fmt: skip
+    """Each player has one birth city: from a city to its natives and out over `birth city`
+    again returns the city itself — a no-op the planner does not enumerate. Out and back the
+    other way (a player's club, then its players: teammates) is a real walk and stays."""
+    (tmp_path / "coaches.tsv").write_text(COACHES, encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "coaches.tsv", name="coaches")
+    kg = engine.kg("coaches")
+    planner = Planner(kg)
+    sem = planner.sem
+    for question in ("which city were the players of Leeds born in",
+                     "who is the coach of the Portugal national team"):  # fmt: skip
+        for plan in planner.plans(analyse(question, kg), limit=40):
+            codes = [2 * sem.code[r] + (d == "in") for r, d in plan.hops]
+            for a, b in zip(codes, codes[1:], strict=False):
+                assert not (a % 2 == 1 and b == a ^ 1 and planner.single_valued[b >> 1]), plan
+    plans = planner.plans(analyse("who are Ann Kerr's teammates", kg), limit=40)
+    assert any([h[0] for h in p.hops[:2]] == [p.hops[0][0]] * 2 and p.hops[0][1] == "out"
+               for p in plans)  # fmt: skip

@@ -156,3 +156,20 @@ def test_a_dead_end_after_a_judged_answer_falls_back_to_it(tmp_path) -> None:
     assert trace.answer_labels == ["Spain"]
     assert "answered from step 1" in trace.stop_reason
     assert [s.candidates for s in trace.steps][1:].count(0) >= 1  # it did walk on first
+
+
+@pytest.mark.slow  # imports a dev KB of 10k triples
+def test_the_hops_walked_so_far_are_answered_when_every_longer_walk_finds_nothing(
+        tmp_path) -> None:  # fmt: skip
+    """On the business dev KB the two best plans for "which firms has X started" walk on from
+    `founded by` (to a subsidiary, to a parent), and both find nothing; no ranked plan is the
+    one hop alone. The hop's own result, judged with the missing hop held against it, is
+    what the run answers — not "no answer" after the step limit."""
+    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "business" / "kb.nt"
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="business")
+    trace = Engine(workspace).ask("Which firms has Hiroshi Ishikawa started?", kb="business")
+    assert sorted(trace.answer_labels) == [
+        "Exora Communications", "Frosthaven Marketplace", "Riverwood Mutual"]
+    assert "answered from step" in trace.stop_reason
+    assert 0 in [s.candidates for s in trace.steps]  # a longer walk was tried and failed

@@ -47,6 +47,7 @@ Hop = tuple[str, str]  # (relation id, "out" | "in")
 MAX_PATHS = 2000  # per topic entity
 PROMISING = 60  # paths per topic entity that get the full features (see _promising)
 PROMISING_HOP = 0.05
+SINGLE_VALUED = 1.02  # objects per subject at most this: a relation with one value each
 ANCHOR_MARGIN = 1.0  # plan only from names linked within this of the best
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
 NAMED_AT = 0.45  # a relation some question word matches this well counts as named
@@ -195,6 +196,10 @@ class Planner:
         self.context_gate = context_gate
         self.context_read = context_read
         self.sem = semantics_for(kg)
+        # per relation index: does each subject have one object (a national team, a birth
+        # year)? Then walking back to its subjects and out again returns where it started
+        self.single_valued = [kg.relation(r).count <= SINGLE_VALUED * kg.relation(r).n_subjects
+                              for r in kg.index.rel_ids]  # fmt: skip
 
     def plans(self, qa: QuestionAnalysis, limit: int = 8) -> list[Plan]:
         """The best `limit` plans, best first, each with its score and features."""
@@ -268,6 +273,7 @@ class Planner:
         start_roles = self.kg.index.roles.get(anchor, ())
         paths: list[list[int]] = []
         follow, rel_ids = self.kg.index.follow, self.kg.index.rel_ids
+        single = self.single_valued
 
         def extend(path: list[int], unnamed: int) -> None:
             paths.append(list(path))
@@ -281,6 +287,8 @@ class Planner:
             for code in sorted(nexts):
                 if code == path[-1] ^ 1 and len(path) >= 2 and path[-2] == code:
                     continue  # r, r^-1, r: walking back and forth adds nothing
+                if code == path[-1] ^ 1 and code % 2 == 0 and single[code >> 1]:
+                    continue  # to the subjects of r and back, where each has one: nothing
                 rel = rel_ids[code >> 1]
                 extra = 0 if rel in named or rel in on_path else 1
                 if unnamed + extra <= 1 and (extra == 0 or code in common):
@@ -291,7 +299,7 @@ class Planner:
             extend([code], 0 if rel in named else 1)
 
         plans = []
-        for path in self._promising(qa, mention, paths):
+        for path in self._promising(qa, mention, anchor, paths):
             hops = [(rel_ids[c >> 1], "out" if c % 2 == 0 else "in") for c in path]
             back = qa.asks_for_others or _walks_back(self.sem, hops)
             filters = self._filters(qa, path[-1])
@@ -302,7 +310,7 @@ class Planner:
                                   exclude_topic=back))  # fmt: skip
         return plans
 
-    def _promising(self, qa: QuestionAnalysis, mention: EntityMention,
+    def _promising(self, qa: QuestionAnalysis, mention: EntityMention, anchor: str,
                    paths: list[list[int]]) -> list[list[int]]:  # fmt: skip
         """At most PROMISING paths of one topic entity, by a cheap bound of what they could
         explain (each word's best match among the path's roles, weighted by need), so only
@@ -319,6 +327,13 @@ class Planner:
         for i, p in enumerate(paths):
             codes[i, : len(p)] = p
         got = table[:, codes].max(axis=2)  # (w, n)
+        # words saying what the topic itself is, as well as any relation could ("the X
+        # *national team*"), need no hop
+        kind = anchor_kind(qa, self.kg, anchor, mention)[rows]
+        kind[kind < qa.best[rows] - 1e-6] = -np.inf
+        if qa.answer.focus is not None:
+            kind[np.asarray(qa.word_tokens)[rows] == qa.answer.focus] = -np.inf
+        got = np.maximum(got, kind[:, None])
         explained = np.exp(np.minimum(0.0, got - qa.best[rows][:, None]) / TAU_SOFT)
         lengths = (codes >= 0).sum(axis=1)
         bound = need @ explained - PROMISING_HOP * lengths

@@ -24,6 +24,7 @@ from core.analysis import (
     hop_kind,
     role_codes,
 )
+from core.judges import TYPE_MISMATCH
 from core.kg.source import path_sparql
 from core.kg.store import KnowledgeGraph
 from core.loop import Reading, State
@@ -169,10 +170,16 @@ class RuleAgent:
 
     @staticmethod
     def _remember(run: RulePlanRun, state: State, last: Step) -> None:
-        """Keep the result of a plan just completed when the judge scores it best so far."""
+        """Keep the result of a plan just completed, or of a plan's hops so far, when the
+        judge scores it best so far."""
         plan = run.plan
         complete = run.hop_i >= len(plan.hops) and run.part_i >= (
             len(plan.constraints) + len(plan.filters))  # fmt: skip
+        # ... or the hops walked so far, judged with the parts still to come held against
+        # them, where they reach the kind of thing asked for: what the run answers when
+        # every longer walk finds nothing
+        complete = complete or (run.part_i == 0 and last.action.kind == "hop"
+                                and (last.answer_fit or 0.0) > TYPE_MISMATCH)  # fmt: skip
         best = run.best.reward if run.best else MIN_ANSWER_REWARD
         if complete and last.candidates and not last.error and last.reward >= best:
             run.best = JudgedAnswer(last.index, last.reward, dict(state.frontier),

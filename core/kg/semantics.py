@@ -81,6 +81,9 @@ class RelationSemantics:
         label_words = [tokens(kg.label(r)) for r in self.rel_ids]
         self.kind_forms = self._kind_forms(label_words)
         self.kind_heads = self._kind_forms(label_words, heads_only=True)
+        # per relation: the forms of its label's head nouns (what its objects are called)
+        self.head_forms = [frozenset(f for w in label_parts(words)[0] for f in word_forms(w))
+                           for words in label_words]  # fmt: skip
         # the names of several words as normalised tokens, by their first word (core.analysis
         # finds them written out whole in a question, on the hot path)
         self.phrases: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
