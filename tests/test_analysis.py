@@ -1004,3 +1004,41 @@ def test_no_plan_walks_to_the_subjects_of_a_single_valued_relation_and_back(
     plans = planner.plans(analyse("who are Ann Kerr's teammates", kg), limit=40)
     assert any([h[0] for h in p.hops[:2]] == [p.hops[0][0]] * 2 and p.hops[0][1] == "out"
                for p in plans)  # fmt: skip
+
+
+def _deaths_kb() -> str:
+    """36 people of three countries, two causes of death, three professions; a typing
+    relation every subject has (`instanceOf`: human, country)."""
+    first = ["Ana", "Luis", "Eva", "Tom", "Sam", "Ivy", "Pia", "Max", "Zoe", "Ian", "Lea", "Noa"]
+    countries = {"Ruiz": "Spain", "Hale": "England", "Berg": "Sweden"}
+    rows = []
+    for i, (f, last) in enumerate((f, last) for f in first for last in countries):
+        name = f"{f} {last}"
+        rows += [(name, "nationality", countries[last]),
+                 (name, "causeOfDeath", ("pneumonia", "stroke")[i % 2]),
+                 (name, "profession", ("teacher", "farmer", "writer")[i % 3]),
+                 (name, "instanceOf", "human")]  # fmt: skip
+    rows += [(c, "instanceOf", "country") for c in countries.values()]
+    return "".join("\t".join(r) + "\n" for r in rows)
+
+
+@pytest.mark.parametrize(("question", "country", "cause"), [
+    ("which nationals of Spain lost their lives to pneumonia", "Spain", "pneumonia"),
+    ("name the nationals of England who were killed by stroke", "England", "stroke"),
+])  # fmt: skip
+def test_a_common_noun_that_is_a_shared_value_constrains_the_answers(
+        tmp_path: Path, question: str, country: str, cause: str) -> None:  # fmt: skip
+    """ "pneumonia" is a node only ever an object, one of a few values many people share: it
+    can only mean a value the answers have, wherever it stands in the question, so it
+    constrains them. A class every kind of node has ("country", by `instanceOf`) is not."""
+    (tmp_path / "deaths.tsv").write_text(_deaths_kb(), encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "deaths.tsv", name="deaths")
+    kg = engine.kg("deaths")
+    people = {r.split("\t")[0] for r in _deaths_kb().splitlines()
+              if f"\tnationality\t{country}" in r} & {
+        r.split("\t")[0] for r in _deaths_kb().splitlines() if r.endswith(f"\t{cause}")}
+    assert sorted(engine.ask(question, kb="deaths").answer_labels) == sorted(people)
+    planner = Planner(kg)
+    qa = analyse("which country is Ana Ruiz from", kg)
+    assert not any(planner._bare(qa, m) for m in qa.entities if not m.named)

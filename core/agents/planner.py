@@ -47,6 +47,8 @@ Hop = tuple[str, str]  # (relation id, "out" | "in")
 MAX_PATHS = 2000  # per topic entity
 PROMISING = 60  # paths per topic entity that get the full features (see _promising)
 PROMISING_HOP = 0.05
+SHARED_VALUES = 0.15  # objects per subject at most this: a relation's values are shared
+UNIVERSAL = 0.95  # the share of a KB's subjects that have a typing relation ("instance of")
 SINGLE_VALUED = 1.02  # objects per subject at most this: a relation with one value each
 ANCHOR_MARGIN = 1.0  # plan only from names linked within this of the best
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
@@ -200,6 +202,15 @@ class Planner:
         # year)? Then walking back to its subjects and out again returns where it started
         self.single_valued = [kg.relation(r).count <= SINGLE_VALUED * kg.relation(r).n_subjects
                               for r in kg.index.rel_ids]  # fmt: skip
+        # per relation index: does (nearly) every subject of the KB have it? Then its objects
+        # are classes ("instance of": city, university, business), not values of a kind
+        subjects = sum(1 for roles in kg.index.roles.values() if any(c % 2 == 0 for c in roles))
+        self.universal = [kg.relation(r).n_subjects >= UNIVERSAL * subjects
+                          for r in kg.index.rel_ids]  # fmt: skip
+        # ... and are its objects a few values many subjects share (professions, positions,
+        # industries), rather than free tags?
+        self.valued = [kg.relation(r).n_objects <= SHARED_VALUES * kg.relation(r).n_subjects
+                       for r in kg.index.rel_ids]  # fmt: skip
 
     def plans(self, qa: QuestionAnalysis, limit: int = 8) -> list[Plan]:
         """The best `limit` plans, best first, each with its score and features."""
@@ -360,7 +371,10 @@ class Planner:
         for other in _distinct_mentions(qa.entities, 6):
             if other.overlaps(mention) or any(other.overlaps(m) for m in mentions):
                 continue
-            if not other.named and not qa.describes_answer(other):
+            if any(c[0] in other.ids[:2] for c in constraints):
+                continue  # the same node named twice ("which films … are crime films")
+            if not other.named and not qa.describes_answer(other) \
+                    and not self._bare(qa, other):  # fmt: skip
                 continue  # a common noun constrains only the answer ("which *lawyers* …")
             options = []
             for other_id in other.ids[:2]:
@@ -384,6 +398,20 @@ class Planner:
             out.append((tuple(constraints), tuple(mentions), tuple(alternatives)))
         qa._cache[key] = out
         return out
+
+    def _bare(self, qa: QuestionAnalysis, mention: EntityMention) -> bool:
+        """Is the common noun a bare value of the KB — a node only ever an object, one of a
+        few values many subjects share (an industry, a profession, a position; not a class
+        every kind of node has, not a free tag) whose words name no relation by their form —
+        which the question can only mean as a value the answers have ("companies in
+        *mining*", "Bristol Town *defenders*"; not "which *city*", "the *cast*")?"""
+        roles = self.kg.index.roles.get(mention.ids[0], ())
+        if not roles or not all(c % 2 for c in roles):
+            return False
+        if not any(self.valued[c >> 1] and not self.universal[c >> 1] for c in roles):
+            return False  # a class ("city", "university": what things are) or a free tag
+        rows = [r for r, t in enumerate(qa.word_tokens) if mention.start <= t < mention.end]
+        return all(qa.lexical[r].max() <= 0 for r in rows)
 
     def _filters(self, qa: QuestionAnalysis, last: int) -> tuple[Filter, ...]:
         """Each comparison of the question applies to the literal attribute of the answers
