@@ -1008,7 +1008,7 @@ def test_no_plan_walks_to_the_subjects_of_a_single_valued_relation_and_back(
 
 def _deaths_kb() -> str:
     """36 people of three countries, two causes of death, three professions; a typing
-    relation every subject has (`instanceOf`: human, country)."""
+    relation every subject has (`instanceOf`: human, country, disease, occupation)."""
     first = ["Ana", "Luis", "Eva", "Tom", "Sam", "Ivy", "Pia", "Max", "Zoe", "Ian", "Lea", "Noa"]
     countries = {"Ruiz": "Spain", "Hale": "England", "Berg": "Sweden"}
     rows = []
@@ -1019,6 +1019,8 @@ def _deaths_kb() -> str:
                  (name, "profession", ("teacher", "farmer", "writer")[i % 3]),
                  (name, "instanceOf", "human")]  # fmt: skip
     rows += [(c, "instanceOf", "country") for c in countries.values()]
+    rows += [(v, "instanceOf", "disease") for v in ("pneumonia", "stroke")]
+    rows += [(v, "instanceOf", "occupation") for v in ("teacher", "farmer", "writer")]
     return "".join("\t".join(r) + "\n" for r in rows)
 
 
@@ -1028,9 +1030,10 @@ def _deaths_kb() -> str:
 ])  # fmt: skip
 def test_a_common_noun_that_is_a_shared_value_constrains_the_answers(
         tmp_path: Path, question: str, country: str, cause: str) -> None:  # fmt: skip
-    """ "pneumonia" is a node only ever an object, one of a few values many people share: it
-    can only mean a value the answers have, wherever it stands in the question, so it
-    constrains them. A class every kind of node has ("country", by `instanceOf`) is not."""
+    """ "pneumonia" is a node only ever an object (but of its class), one of a few values
+    many people share: it can only mean a value the answers have, wherever it stands in the
+    question, so it constrains them. A class every kind of node has ("country", by
+    `instanceOf`) is not."""
     (tmp_path / "deaths.tsv").write_text(_deaths_kb(), encoding="utf-8")
     engine = Engine(Workspace(tmp_path / "home"))
     engine.workspace.import_file(tmp_path / "deaths.tsv", name="deaths")

@@ -406,8 +406,8 @@ class Planner:
         which the question can only mean as a value the answers have ("companies in
         *mining*", "Bristol Town *defenders*"; not "which *city*", "the *cast*")?"""
         roles = self.kg.index.roles.get(mention.ids[0], ())
-        if not roles or not all(c % 2 for c in roles):
-            return False
+        if not roles or not all(c % 2 or self.universal[c >> 1] for c in roles):
+            return False  # (it may have a class itself: "mining" is an instance of industry)
         if not any(self.valued[c >> 1] and not self.universal[c >> 1] for c in roles):
             return False  # a class ("city", "university": what things are) or a free tag
         rows = [r for r, t in enumerate(qa.word_tokens) if mention.start <= t < mention.end]
