@@ -213,7 +213,7 @@ class Lexicon:
         for rel in kg.relations:
             forms = set()
             for word in content_words(rel.words.replace(".", " ")):
-                forms |= {f for f in word_forms(word) if len(f) >= 3}
+                forms |= {f for f in word_forms(word, patient=True) if len(f) >= 3}
             forms_by_rel[rel.id] = forms
         df: dict[str, int] = defaultdict(int)
         for forms in forms_by_rel.values():
@@ -610,6 +610,8 @@ def _relative(words: list[str], i: int, names: set[int]) -> bool:
     if i > 0 and not words[i - 1] and i + 1 < len(words) and words[i + 1] in _AUXILIARIES:
         return False  # "X's wife, *where* was she born": a question after the comma, inverted
     first = _after_fronted_phrase(words, i)
+    if i == first + 1 and words[first] in _LEADING_PREPOSITIONS:
+        return False  # "*since when* has X existed", "*in which* city was X born"
     content_before = any(
         w and (k in names or (w not in STOPWORDS and w not in _FRAME and w != "'s"))
         for k, w in enumerate(words[first:i], start=first)
@@ -618,6 +620,8 @@ def _relative(words: list[str], i: int, names: set[int]) -> bool:
     return content_before and len(after) > 2
 
 
+_LEADING_PREPOSITIONS = PREPOSITIONS | frozenset(
+    "in for of from with at since until till to by on into".split())
 _OPENERS = PREPOSITIONS | {"apart", "aside", "other", "in", "for", "of", "from", "with", "at"}
 
 

@@ -110,6 +110,7 @@ _IRREGULAR.update(_IRREGULAR_PLURALS)
 IRREGULAR_FORMS = frozenset(_IRREGULAR)
 IRREGULAR_PLURALS = frozenset(_IRREGULAR_PLURALS)
 _AGENT_SUFFIXES = ("ors", "ers", "or", "er", "ist", "ists", "ess", "ress")
+_PATIENT_SUFFIXES = ("ees", "ee")  # whoever the verb is done to: "employees", "nominee"
 
 
 def normalize(text: str) -> str:
@@ -144,16 +145,19 @@ MARKED_MODIFIERS = frozenset().union(*MARKED_SENSES)
 
 
 @lru_cache(maxsize=65536)
-def word_forms(word: str) -> frozenset[str]:
-    """Stems a word may meet another word by: its stem, its irregular base, its agent-noun base.
+def word_forms(word: str, patient: bool = False) -> frozenset[str]:
+    """Stems a word may meet another word by: its stem, its irregular base, its agent-noun base
+    (and with `patient`, its patient-noun base).
 
     "directed", "director" and "directs" share "direct"; "wrote" and "writer" share "write";
-    "actors" and "acted" share "act".
+    "actors" and "acted" share "act". `patient` is for a relation label's words: "employees"
+    ("number of employees") then meets the verb "employ" — but a question's "employee" does
+    not meet the label "employer", as it would if both sides stripped their suffixes.
     """
     word = word.casefold()
     base = _IRREGULAR.get(word, word)
     forms = {_STEMMER.stemWord(base), _STEMMER.stemWord(word)}
-    for suffix in _AGENT_SUFFIXES:
+    for suffix in (*_AGENT_SUFFIXES, *(_PATIENT_SUFFIXES if patient else ())):
         if base.endswith(suffix) and len(base) - len(suffix) >= 3:
             root = base[: -len(suffix)]
             forms.add(_STEMMER.stemWord(root))

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.agents.planner import Planner
-from core.analysis import analyse, anchor_kind, chain_length, explain, undislocate
+from core.analysis import analyse, anchor_kind, chain_length, explain, lexicon_for, undislocate
 from core.constraints import find_comparisons
 from core.engine import Engine
 from core.kg.semantics import label_parts, semantics_for
@@ -749,11 +749,14 @@ def test_a_request_frame_and_x_as_role(films: Engine, question: str) -> None:
     ("question", "asked"),
     [("apart from Dan Lee, who was born in Paris", "person"),
      ("besides Cara Lee, who practises law", "person"),
-     ("name the city where Dan Lee was born", "thing")],  # a relative "where" after content
+     ("name the city where Dan Lee was born", "thing"),  # a relative "where" after content
+     ("since when has Dan Lee practised law", "time"),
+     ("from where does Dan Lee come", "place")],
 )  # fmt: skip
 def test_a_wh_word_after_a_fronted_phrase_asks_the_question(family, question, asked) -> None:
     """ "Apart from X, who …": the comma closes a fronted phrase, and "who" after it is the
-    question word, not a relative pronoun of X."""
+    question word, not a relative pronoun of X; so is a wh-word right after the question's
+    opening preposition ("*since when* has X …")."""
     assert analyse(question, family.kg("family")).answer.wh == asked
 
 
@@ -1045,3 +1048,25 @@ def test_a_common_noun_that_is_a_shared_value_constrains_the_answers(
     planner = Planner(kg)
     qa = analyse("which country is Ana Ruiz from", kg)
     assert not any(planner._bare(qa, m) for m in qa.entities if not m.named)
+
+
+def test_a_label_s_patient_noun_meets_its_verb_not_its_agent_noun(tmp_path: Path) -> None:
+    """ "number of *employees*" is named by "how many people does X *employ*" (the label's
+    patient noun meets the verb), while a question's "employee" still does not meet the
+    label "employer" (only label words strip "-ee")."""
+    from core.text import word_forms
+
+    assert "employ" in word_forms("employees", patient=True)
+    assert word_forms("employ") & word_forms("employees", patient=True)
+    assert not word_forms("employee") & word_forms("employer", patient=True)
+    kb = tmp_path / "staff.tsv"
+    kb.write_text("Ann Lee\temployer\tAcme Corp\nBo Kim\temployer\tAcme Corp\n"
+                  "Acme Corp\tnumber_of_employees\t1200\nBolt Inc\tnumber_of_employees\t80\n"
+                  "Cy Fox\temployer\tBolt Inc\n", encoding="utf-8")  # fmt: skip
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(kb, name="staff")
+    kg = engine.kg("staff")
+    named = {kg.label(r) for r in lexicon_for(kg).match("employ")}
+    assert named == {"employer", "number of employees"}
+    assert {kg.label(r) for r in lexicon_for(kg).match("employee")} == {"number of employees"}
+    assert engine.ask("Acme Corp employs how many people?", kb="staff").answer_labels == ["1200"]
