@@ -1003,7 +1003,7 @@ def test_no_plan_walks_to_the_subjects_of_a_single_valued_relation_and_back(
         for plan in planner.plans(analyse(question, kg), limit=40):
             codes = [2 * sem.code[r] + (d == "in") for r, d in plan.hops]
             for a, b in zip(codes, codes[1:], strict=False):
-                assert not (a % 2 == 1 and b == a ^ 1 and planner.single_valued[b >> 1]), plan
+                assert not (a % 2 == 1 and b == a ^ 1 and sem.single_valued[b >> 1]), plan
     plans = planner.plans(analyse("who are Ann Kerr's teammates", kg), limit=40)
     assert any([h[0] for h in p.hops[:2]] == [p.hops[0][0]] * 2 and p.hops[0][1] == "out"
                for p in plans)  # fmt: skip

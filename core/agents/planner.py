@@ -47,9 +47,6 @@ Hop = tuple[str, str]  # (relation id, "out" | "in")
 MAX_PATHS = 2000  # per topic entity
 PROMISING = 60  # paths per topic entity that get the full features (see _promising)
 PROMISING_HOP = 0.05
-SHARED_VALUES = 0.15  # objects per subject at most this: a relation's values are shared
-UNIVERSAL = 0.95  # the share of a KB's subjects that have a typing relation ("instance of")
-SINGLE_VALUED = 1.02  # objects per subject at most this: a relation with one value each
 ANCHOR_MARGIN = 1.0  # plan only from names linked within this of the best
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
 NAMED_AT = 0.45  # a relation some question word matches this well counts as named
@@ -198,19 +195,6 @@ class Planner:
         self.context_gate = context_gate
         self.context_read = context_read
         self.sem = semantics_for(kg)
-        # per relation index: does each subject have one object (a national team, a birth
-        # year)? Then walking back to its subjects and out again returns where it started
-        self.single_valued = [kg.relation(r).count <= SINGLE_VALUED * kg.relation(r).n_subjects
-                              for r in kg.index.rel_ids]  # fmt: skip
-        # per relation index: does (nearly) every subject of the KB have it? Then its objects
-        # are classes ("instance of": city, university, business), not values of a kind
-        subjects = sum(1 for roles in kg.index.roles.values() if any(c % 2 == 0 for c in roles))
-        self.universal = [kg.relation(r).n_subjects >= UNIVERSAL * subjects
-                          for r in kg.index.rel_ids]  # fmt: skip
-        # ... and are its objects a few values many subjects share (professions, positions,
-        # industries), rather than free tags?
-        self.valued = [kg.relation(r).n_objects <= SHARED_VALUES * kg.relation(r).n_subjects
-                       for r in kg.index.rel_ids]  # fmt: skip
 
     def plans(self, qa: QuestionAnalysis, limit: int = 8) -> list[Plan]:
         """The best `limit` plans, best first, each with its score and features."""
@@ -284,7 +268,7 @@ class Planner:
         start_roles = self.kg.index.roles.get(anchor, ())
         paths: list[list[int]] = []
         follow, rel_ids = self.kg.index.follow, self.kg.index.rel_ids
-        single = self.single_valued
+        single = self.sem.single_valued
 
         def extend(path: list[int], unnamed: int) -> None:
             paths.append(list(path))
@@ -406,9 +390,10 @@ class Planner:
         which the question can only mean as a value the answers have ("companies in
         *mining*", "Bristol Town *defenders*"; not "which *city*", "the *cast*")?"""
         roles = self.kg.index.roles.get(mention.ids[0], ())
-        if not roles or not all(c % 2 or self.universal[c >> 1] for c in roles):
+        universal, valued = self.sem.universal, self.sem.shared_values
+        if not roles or not all(c % 2 or universal[c >> 1] for c in roles):
             return False  # (it may have a class itself: "mining" is an instance of industry)
-        if not any(self.valued[c >> 1] and not self.universal[c >> 1] for c in roles):
+        if not any(valued[c >> 1] and not universal[c >> 1] for c in roles):
             return False  # a class ("city", "university": what things are) or a free tag
         rows = [r for r, t in enumerate(qa.word_tokens) if mention.start <= t < mention.end]
         return all(qa.lexical[r].max() <= 0 for r in rows)

@@ -36,6 +36,9 @@ COMMENT_WEIGHT = 0.9  # a match with the documentation counts a little less than
 PREFIX_WEIGHT = 0.35  # domain segments of a dotted name ("people.person.") weigh less
 INVERSE_SAMPLE = 24  # triples checked to call two relations inverses
 INVERSE_SHARE = 0.9
+SINGLE_VALUED = 1.02  # objects per subject at most this: a relation with one value each
+UNIVERSAL = 0.95  # the share of a KB's subjects that have a typing relation ("instance of")
+SHARED_VALUES = 0.15  # objects per subject at most this: a relation's values are shared
 CATEGORICAL_MAX = 12
 AFTER_SAMPLE = 24  # nodes of the previous role sampled for `reach_after`
 REACH_NODES = 48
@@ -81,6 +84,17 @@ class RelationSemantics:
         label_words = [tokens(kg.label(r)) for r in self.rel_ids]
         self.kind_forms = self._kind_forms(label_words)
         self.kind_heads = self._kind_forms(label_words, heads_only=True)
+        # per relation: does each subject have one object (a national team, a birth year)?
+        # Then walking back to its subjects and out again returns where it started
+        info = [kg.relation(r) for r in self.rel_ids]
+        self.single_valued = [i.count <= SINGLE_VALUED * i.n_subjects for i in info]
+        # ... does (nearly) every subject of the KB have it? Then its objects are classes
+        # ("instance of": city, university, business), not values of one kind of thing
+        subjects = sum(1 for roles in kg.index.roles.values() if any(c % 2 == 0 for c in roles))
+        self.universal = [i.n_subjects >= UNIVERSAL * subjects for i in info]
+        # ... are its objects a few values many subjects share (professions, positions,
+        # industries), rather than free tags?
+        self.shared_values = [i.n_objects <= SHARED_VALUES * i.n_subjects for i in info]
         # per relation: the forms of its label's head nouns (what its objects are called)
         self.head_forms = [frozenset(f for w in label_parts(words)[0] for f in word_forms(w))
                            for words in label_words]  # fmt: skip
