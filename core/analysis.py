@@ -1339,8 +1339,9 @@ def anchor_kind(qa: QuestionAnalysis, kg: KnowledgeGraph, node: str,
                 mention: EntityMention | None = None) -> np.ndarray:  # fmt: skip
     """Per relation word: how much it sounds like the kind of thing the topic entity is —
     what the other nodes in the topic's roles are ("the *film* X": X is one of the subjects
-    of `starred actors`, which are films). Only the words right before the topic's mention
-    (an apposition) can say so; -inf for the others."""
+    of `starred actors`, which are films). Only the words in one noun phrase with the
+    topic's mention can say so — right before it (an apposition: "the *film* X", "the *city*
+    of X") or right after it ("the X *national team*"); -inf for the others."""
     key = ("anchor-kind", node, mention and mention.start)
     if key not in qa._cache:
         roles = kg.index.roles.get(node, ())
