@@ -37,7 +37,7 @@ PREFIX_WEIGHT = 0.35  # domain segments of a dotted name ("people.person.") weig
 INVERSE_SAMPLE = 24  # triples checked to call two relations inverses
 INVERSE_SHARE = 0.9
 SINGLE_VALUED = 1.02  # objects per subject at most this: a relation with one value each
-UNIVERSAL = 0.95  # the share of a KB's subjects that have a typing relation ("instance of")
+UNIVERSAL = 0.95  # the share of every relation's subjects that have a typing relation
 SHARED_VALUES = 0.15  # objects per subject at most this: a relation's values are shared
 CATEGORICAL_MAX = 12
 AFTER_SAMPLE = 24  # nodes of the previous role sampled for `reach_after`
@@ -88,10 +88,15 @@ class RelationSemantics:
         # Then walking back to its subjects and out again returns where it started
         info = [kg.relation(r) for r in self.rel_ids]
         self.single_valued = [i.count <= SINGLE_VALUED * i.n_subjects for i in info]
-        # ... does (nearly) every subject of the KB have it? Then its objects are classes
-        # ("instance of": city, university, business), not values of one kind of thing
-        subjects = sum(1 for roles in kg.index.roles.values() if any(c % 2 == 0 for c in roles))
-        self.universal = [i.n_subjects >= UNIVERSAL * subjects for i in info]
+        # ... do (nearly) all the subjects of every relation have it? Then its objects are
+        # classes ("instance of": city, university, business), not values of one kind of
+        # thing (read from the index's role statistics: a lazily indexed endpoint cannot list
+        # its nodes)
+        follow, n = kg.index.follow, len(self.rel_ids)
+        subjects_of = [follow[2 * q + 1] for q in range(n) if follow.get(2 * q + 1)]
+        self.universal = [bool(subjects_of) and all(f.get(2 * r, 0.0) >= UNIVERSAL
+                                                    for f in subjects_of)
+                          for r in range(n)]  # fmt: skip
         # ... are its objects a few values many subjects share (professions, positions,
         # industries), rather than free tags?
         self.shared_values = [i.n_objects <= SHARED_VALUES * i.n_subjects for i in info]
