@@ -1070,3 +1070,44 @@ def test_a_label_s_patient_noun_meets_its_verb_not_its_agent_noun(tmp_path: Path
     assert named == {"employer", "number of employees"}
     assert {kg.label(r) for r in lexicon_for(kg).match("employee")} == {"number of employees"}
     assert engine.ask("Acme Corp employs how many people?", kb="staff").answer_labels == ["1200"]
+
+
+def _moves_kb() -> str:
+    """24 people at four firms, each with a former employer among the other three."""
+    firms = ["Acme Corp", "Bolt Inc", "Cobalt Ltd", "Dune Works"]
+    first = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+    rows = []
+    for i, f in enumerate(first):
+        for j, firm in enumerate(firms):
+            rows += [(f"{f} {firm.split()[0]}son", "employer", firm),
+                     (f"{f} {firm.split()[0]}son", "former employer", firms[(j + 1 + i % 3) % 4])]
+    return "".join("\t".join(r) + "\n" for r in rows)
+
+
+@pytest.mark.parametrize(("question", "now", "before", "asked"), [
+    ("which ex-Acme Corp people are now at Bolt Inc", "Bolt Inc", "Acme Corp", True),
+    ("who at Dune Works is a former Cobalt Ltd employee", "Dune Works", "Cobalt Ltd", False),
+    ("which Cobalt Ltd people previously worked for Bolt Inc", "Cobalt Ltd", "Bolt Inc", True),
+    ("name the people of Acme Corp who once worked at Dune Works", "Acme Corp", "Dune Works",
+     True),
+])  # fmt: skip
+def test_a_marked_modifier_reads_the_name_it_stands_next_to(
+        tmp_path: Path, question: str, now: str, before: str, asked: bool) -> None:  # fmt: skip
+    """Two names reaching the answers over one relation and its marked twin ("employer",
+    "former employer"): the name the marked word ("ex", "former", "once") stands next to is
+    read by the marked relation, the other by the plain one — not both by the plain one, nor
+    the other way round. (`asked`: the engine's answer is checked too; on this two-relation
+    KB, "a former Cobalt Ltd *employee*" ranks the plan without the second name first.)"""
+    (tmp_path / "moves.tsv").write_text(_moves_kb(), encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "moves.tsv", name="moves")
+    kg = engine.kg("moves")
+    both = [p for p in Planner(kg).plans(analyse(question, kg), limit=40) if p.constraints]
+    reading = {kg.label(both[0].anchor): kg.label(both[0].hops[0][0]),
+               **{kg.label(a): kg.label(r) for a, r, _ in both[0].constraints}}
+    assert reading == {now: "employer", before: "former employer"}
+    if asked:
+        rows = [r.split("\t") for r in _moves_kb().splitlines()]
+        gold = {s for s, r, o in rows if r == "employer" and o == now} & {
+            s for s, r, o in rows if r == "former employer" and o == before}
+        assert sorted(engine.ask(question, kb="moves").answer_labels) == sorted(gold)

@@ -48,6 +48,8 @@ MAX_PATHS = 2000  # per topic entity
 PROMISING = 60  # paths per topic entity that get the full features (see _promising)
 PROMISING_HOP = 0.05
 ANCHOR_MARGIN = 1.0  # plan only from names linked within this of the best
+MAX_REREAD = 2  # constraints read by their next relation too (see Planner._constraints)
+MARK_REACH = 4  # tokens between a marked modifier ("former") and the name it belongs to
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
 NAMED_AT = 0.45  # a relation some question word matches this well counts as named
 WEIGHTS_FILE = Path(__file__).with_name("planner_weights.json")
@@ -60,7 +62,7 @@ FEATURES = (
     "unmarked_modifiers",
     "answers_focus_kind", "value_answer", "type_rule", "order_rule",
     *(f"type_{kind}" for kind in ANSWER_KINDS), "echo_hops", "cued_shapes", "short_chain",
-    "no_time",
+    "no_time", "misplaced_modifiers",
 )  # fmt: skip
 # rules, not fitted: a path does not end by walking back over a relation the question names
 # once, unless the question asks for other things ("the movie X, when was it *released*" is not
@@ -85,7 +87,10 @@ CONTEXT_READ = 10
 # shorter than the question
 # "*when* was X founded" asks for a time: a plan that ends elsewhere, where another ends on a
 # year, answers another question however well its words match ("founded by")
-RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -5.0, "no_time": -10.0}
+# "the *ex*-A people now at B": a marked modifier belongs to the name it stands next to; a
+# reading that gives its marked relation to the other name says another thing
+RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -5.0, "no_time": -10.0,
+                "misplaced_modifiers": -5.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
     "unexplained_hops": -1.0,
@@ -380,6 +385,19 @@ class Planner:
         out = [((), (), ())]
         if constraints:
             out.append((tuple(constraints), tuple(mentions), tuple(alternatives)))
+        # and each constraint's node by its next relation to the answers, as a plan of its
+        # own: the question's words decide ("moved from A and now plays for B", "the *ex*-A
+        # players at B": one club by `former club`, not both by `plays for club`)
+        marked, code = self._marked(qa, (mention, *mentions)), self.sem.code
+        for i, (node, rel, _) in enumerate(constraints[:MAX_REREAD]):
+            other = next((o for o in alternatives[i] if o[0] == node and o[1] != rel), None)
+            if other is None or not (other[1] in named
+                                     or marked[2 * code[rel]] > marked[2 * code[other[1]]]):
+                continue  # a reading the question's words do not say
+            rest = tuple(o for o in alternatives[i] if o != other)
+            out.append((tuple(constraints[:i]) + (other,) + tuple(constraints[i + 1:]),
+                        tuple(mentions),
+                        tuple(alternatives[:i]) + (rest,) + tuple(alternatives[i + 1:])))
         qa._cache[key] = out
         return out
 
@@ -517,7 +535,8 @@ class Planner:
             "filters": np.array([len(p.filters) for p in plans]),
             "unused_comparisons": np.array([len(qa.comparisons) - len(p.filters) for p in plans]),
             "ignored_names": self._context(qa, used),
-            "unmarked_modifiers": self._marked(qa, used)[paths].sum(axis=1),
+            "unmarked_modifiers": self._unmarked(qa, plans, paths, extra),
+            "misplaced_modifiers": self._misplaced(qa, plans),
             "answers_focus_kind": self._focus_kind(qa)[last],
             "value_answer": self._value_answer(qa)[last],
             "coverage_lex": fits.coverage_lex,
@@ -618,6 +637,71 @@ class Planner:
                     out[2 * i] = out[2 * i + 1] = 1.0  # said "past": the plain one is not it
             qa._cache[key] = out
         return qa._cache[key]
+
+    def _unmarked(self, qa: QuestionAnalysis, plans: list[Plan], paths: np.ndarray,
+                  extra: np.ndarray | None) -> np.ndarray:  # fmt: skip
+        """Per plan (of the same names): its relations, on the path or reaching a constraint,
+        whose marked modifier the question does not say, or that are plain where it says one
+        (`_marked`) — but for the names' own relations to the answers where the modifiers
+        stand next to names (`_misplaced` reads those)."""
+        marked = self._marked(qa, plans[0].used)
+        out = marked[paths].sum(axis=1)
+        if extra is not None:
+            out += marked[np.where(extra >= 0, 2 * extra, -1)].sum(axis=1)
+        if self._attached(qa, plans[0].used) is not None:
+            code = self.sem.code
+            out -= [sum(marked[2 * code[r]] for r in (p.hops[0][0], *(c[1] for c in
+                                                                   p.constraints)))
+                    for p in plans]  # fmt: skip
+        return out
+
+    def _misplaced(self, qa: QuestionAnalysis, plans: list[Plan]) -> np.ndarray:
+        """Per plan (of the same names): how many names reach the answers over a relation
+        that is wrong for the marked modifiers said next to them — a marked modifier belongs
+        to the name it stands next to ("the *ex*-A people now at B", "people of A who *once*
+        worked for B"): the other name's relation carrying it, or this name's plain one."""
+        attached = self._attached(qa, plans[0].used)
+        if attached is None:
+            return np.zeros(len(plans))
+        said = set().union(*attached)
+        marked = self._marked(qa, plans[0].used)
+        code = self.sem.code
+        out = np.zeros(len(plans))
+        for row, plan in enumerate(plans):
+            for k, rel in enumerate([plan.hops[0][0], *(r for _, r, _ in plan.constraints)]):
+                words = set(tokens(self.kg.label(rel)))
+                carried = {j for j, sense in enumerate(MARKED_SENSES) if words & sense}
+                if carried:
+                    out[row] += bool(carried & said) and not carried & attached[k]
+                else:
+                    out[row] += bool(attached[k]) and marked[2 * code[rel]] > 0
+        return out
+
+    def _attached(self, qa: QuestionAnalysis, used: tuple[EntityMention, ...]
+                  ) -> list[set[int]] | None:  # fmt: skip
+        """Per name, the marked senses said next to it (the nearest name after the modifier
+        within MARK_REACH tokens, else the nearest before); None with one name, or when a
+        marked modifier of the question stands next to none of them."""
+        key = ("attached", *((u.start, u.end) for u in used))
+        if key in qa._cache:
+            return qa._cache[key]
+        attached: list[set[int]] | None = [set() for _ in used]
+        inside = {k for u in used for k in range(u.start, u.end)}
+        for i, w in enumerate(qa.words):
+            senses = {j for j, sense in enumerate(MARKED_SENSES) if w in sense} \
+                if w and i not in inside else set()  # fmt: skip
+            if not senses:
+                continue
+            after = [(u.start - i, k) for k, u in enumerate(used) if 0 < u.start - i <= MARK_REACH]
+            before = [(i - u.end, k) for k, u in enumerate(used) if 0 <= i - u.end < MARK_REACH]
+            if not after and not before:
+                attached = None
+                break
+            attached[min(after or before)[1]] |= senses
+        if len(used) < 2 or (attached is not None and not any(attached)):
+            attached = None
+        qa._cache[key] = attached
+        return attached
 
     def _answer_types(self, qa: QuestionAnalysis, paths: np.ndarray, reach) -> np.ndarray:
         """(paths × kinds): answer_fit of where each path ends, in the column of the kind of
