@@ -40,7 +40,7 @@ from core.text import (
 from core.textmodel import sentence_model
 
 _TOKEN = re.compile(r"\w+(?:[.'’&]\w+)*|[^\w\s]", re.UNICODE)
-_POSSESSIVE = re.compile(r"^(.+\w)['’]s$", re.UNICODE)
+_POSSESSIVE = re.compile(r"^(.*\w)['’]s$", re.UNICODE)
 _MAX_SPAN = 12
 _WH = frozenset("who whom whose what which when where how".split())
 # words that ask, not mean: the question's frame ("tell me", "I'd like to know")

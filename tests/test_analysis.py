@@ -144,6 +144,9 @@ def test_possessive_names_keep_their_apostrophe() -> None:
 
     text = "who directed Merrill's Marauders"
     assert [text[a:b] for a, b in _tokenize(text)][-3:] == ["Merrill", "'s", "Marauders"]
+    text = "the maker of Gizmo 2's parts, and X's"  # a one-character word's possessive too
+    assert [text[a:b] for a, b in _tokenize(text)][3:] == ["Gizmo", "2", "'s", "parts", ",",
+                                                            "and", "X", "'s"]  # fmt: skip
 
 
 # -- answer typing decides the hop count ----------------------------------------------------
@@ -1111,3 +1114,23 @@ def test_a_marked_modifier_reads_the_name_it_stands_next_to(
         gold = {s for s, r, o in rows if r == "employer" and o == now} & {
             s for s, r, o in rows if r == "former employer" and o == before}
         assert sorted(engine.ask(question, kb="moves").answer_labels) == sorted(gold)
+
+
+def test_the_topic_is_an_answer_when_the_walk_back_has_a_word_of_its_own(tmp_path: Path) -> None:
+    """ "the people born in the city where *Ann* was born" walks out (birth city) and back
+    with a word per hop: Ann is one of the answers. Asked for others ("who *else* …"), Ann is
+    not."""
+    cities = ("Leeds", "York", "Hull")
+    names = [f"{first} {last}" for first in ("Ann", "Cy", "Di")
+             for last in ("Lee", "Fox", "Kim", "Orr")]  # fmt: skip
+    rows = [(name, "birth city", cities[i % 3]) for i, name in enumerate(names)]
+    (tmp_path / "mix.tsv").write_text("".join("\t".join(r) + "\n" for r in rows), encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "mix.tsv", name="mix")
+    leeds = sorted(s for s, r, o in rows if r == "birth city" and o == "Leeds")
+    assert "Ann Lee" in leeds
+    for question in ("which people were born in the city where Ann Lee was born",
+                     "list the people born in Ann Lee's birth city"):  # fmt: skip
+        assert sorted(engine.ask(question, kb="mix").answer_labels) == leeds, question
+    others = engine.ask("who else was born in Ann Lee's birth city", kb="mix").answer_labels
+    assert sorted(others) == [p for p in leeds if p != "Ann Lee"]

@@ -234,6 +234,11 @@ class Planner:
             plan.first_stage = bool(first_stage)
             plan.features = {f: round(float(v), 4) for f, v in zip(FEATURES, x[best[j]],
                                                                    strict=True)}  # fmt: skip
+            if plan.exclude_topic and not qa.asks_for_others and \
+                    not plan.features["uncued_shared_hops"]:  # fmt: skip
+                # the walk back has a word of its own ("the *spouse* of X's *husband*", "the
+                # *group* that *holds* the units X owns"): the topic may well be the answer
+                plan.exclude_topic = False
             ranked.append(plan)
         return ranked
 
