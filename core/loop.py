@@ -97,6 +97,7 @@ class State:
     arrival: tuple[str, str] | None = None  # last (relation, direction) that reached the frontier
     reading: Reading = field(default_factory=Reading)
     walk: Walk = field(default_factory=Walk)
+    answered_from: int | None = None  # the earlier step the answers come from (Trace's)
     # labels of the current candidates, written by the agent for sources that match table
     # rows and passages by name (Chain-of-Knowledge)
     labels: dict[str, str] = field(default_factory=dict)
@@ -254,6 +255,7 @@ def run_loop(
         duration_ms=(time.perf_counter() - started - paused) * 1000,
         error=next((s.error for s in memory if s.error and stop_reason == "agent failed"), None),
         linked=state.reading.linked,
+        answered_from=state.answered_from,
     )
 
 

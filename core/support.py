@@ -29,9 +29,14 @@ BADGES = {
 UNJUDGED = ("answer", "stopped", "error")  # step kinds the judge does not score
 
 
-def last_judged(steps: list[Step]) -> Step | None:
-    """The last step the judge scored (steps that only write the answer, stop or fail are
-    not judged)."""
+def last_judged(steps: list[Step], answered_from: int | None = None) -> Step | None:
+    """The step whose judgement the answers carry: the one they come from where the agent
+    fell back to an earlier state (`Trace.answered_from`), else the last step the judge
+    scored (steps that only write the answer, stop or fail are not judged)."""
+    if answered_from is not None:
+        step = next((s for s in steps if s.index == answered_from), None)
+        if step is not None:
+            return step
     return next((s for s in reversed(steps) if s.action.kind not in UNJUDGED), None)
 
 
@@ -61,7 +66,7 @@ def assess(trace: Trace, kg: KnowledgeGraph | None) -> Support:
         )
     doubts = []
     threshold = float(trace.settings.get("threshold", 0.8))
-    judged = last_judged(trace.steps)
+    judged = last_judged(trace.steps, trace.answered_from)
     reward = judged.reward if judged else None
     if reward is not None and reward < threshold:
         doubts.append(f"the judge's reward {reward:.2f} is below R = {threshold:g}")
@@ -110,9 +115,9 @@ def type_fit(trace: Trace, kg: KnowledgeGraph, evidence: list[Triple]) -> bool |
 
 
 def _judged_fit(trace: Trace, last_relation: str) -> float | None:
-    """The judge's answer typing of the last step, when that step walked the evidence's last
-    relation (so its candidates are the answers)."""
-    step = last_judged(trace.steps)
+    """The judge's answer typing of the step the answers come from, when that step walked the
+    evidence's last relation (so its candidates are the answers)."""
+    step = last_judged(trace.steps, trace.answered_from)
     if step is None or step.answer_fit is None:
         return None
     walked = step.action.params.get("relation") or (step.triples[0].p if step.triples else "")

@@ -151,6 +151,9 @@ class Trace:
     duration_ms: float = 0.0
     error: str | None = None
     linked: list[dict[str, Any]] = field(default_factory=list)  # entities linked in the question
+    # the step whose state the answers come from, when not the last one (an agent that falls
+    # back to an earlier, better-judged state): its reward is the one the answers earned
+    answered_from: int | None = None
     support: Support | None = None  # filled by the engine after the loop (core.support)
     claims: list[Claim] = field(default_factory=list)  # the LLM's text, checked (core.grounding)
     schema_version: int = SCHEMA_VERSION

@@ -269,9 +269,10 @@ def render_answer_card(trace: Trace, *, shown: int = MAX_ANSWER_ROWS) -> None:
         box(f"**{md(answer_text(trace))}** — {badge}  \n{md(support.reason)}", icon=None)
     else:
         box(f"**No answer** — {md(support.reason)}")
-    judged = last_judged(trace.steps)
+    judged = last_judged(trace.steps, trace.answered_from)
     if support.status == LOW and judged and judged.reward_reason:
-        st.caption(f"The judge on the last step: {md(judged.reward_reason)}")
+        st.caption(f"The judge on step {judged.index}, which the answers come from: "
+                   f"{md(judged.reward_reason)}")
     tied = tied_at_top(trace.answers)
     for rank, answer in enumerate(trace.answers[:shown]):
         tie = " · tied at the top" if rank < tied and tied > 1 else ""

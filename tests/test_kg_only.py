@@ -156,6 +156,11 @@ def test_a_dead_end_after_a_judged_answer_falls_back_to_it(tmp_path) -> None:
     assert trace.answer_labels == ["Spain"]
     assert "answered from step 1" in trace.stop_reason
     assert [s.candidates for s in trace.steps][1:].count(0) >= 1  # it did walk on first
+    # the support line quotes the reward the answers earned (step 1's), not the last step's
+    assert trace.answered_from == 1
+    assert trace.steps[-1].reward != trace.steps[0].reward
+    assert f"reward {trace.steps[0].reward:.2f}" in trace.support.reason
+    assert Trace.from_dict(trace.to_dict()).answered_from == 1
 
 
 @pytest.mark.slow  # imports a dev KB of 10k triples

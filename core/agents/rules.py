@@ -195,6 +195,7 @@ class RuleAgent:
         if state.frontier and final >= best.reward:
             return final
         state.frontier, state.support, state.reading = best.frontier, best.support, best.reading
+        state.answered_from = best.step
         state.stop_reason = (
             f"answered from step {best.step}, the best-judged complete plan (reward "
             f"{best.reward:.2f}): the steps after it did worse"
