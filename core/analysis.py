@@ -34,6 +34,7 @@ from core.text import (
     STOPWORDS,
     content_words,
     is_agent_noun,
+    is_plural,
     normalize,
     word_forms,
 )
@@ -178,6 +179,22 @@ class QuestionAnalysis:
         return bool(before) and before[-1] in _PREDICATIVE or (
             len(before) == 2 and before[0] in _PREDICATIVE and before[1] in ("a", "an", "the")
         )
+
+    def asks_for_many(self) -> bool:
+        """Does the question ask for several things: a plural noun names the answers ("which
+        *clubs*", "X's *defenders*", "who are the *goalkeepers* at X"), or "who *are*"? Not
+        where a singular verb follows the wh-word ("what *is* the *headquarters* …")."""
+        if "many" not in self._cache:
+            focus, words = self.answer.focus, self.words
+            after_wh = {tuple(words[i + 1: i + 2]) for i, w in enumerate(words) if w in _WH}
+            plural_noun = (focus is not None and is_plural(words[focus])) or any(
+                not m.named and is_plural(words[m.end - 1]) and self.describes_answer(m)
+                for m in self.entities
+            )  # fmt: skip
+            self._cache["many"] = not after_wh & {("is",), ("was",), ("'s",)} and (
+                plural_noun or any(w == "who" and words[i + 1: i + 2] in (["are"], ["were"])
+                                   for i, w in enumerate(words)))  # fmt: skip
+        return self._cache["many"]
 
     def _says_what_a_name_is(self, mention: EntityMention) -> bool:
         """ "X as N" (N right after "as", or "as the N", where X is a name of the question):

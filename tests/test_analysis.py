@@ -1134,3 +1134,67 @@ def test_the_topic_is_an_answer_when_the_walk_back_has_a_word_of_its_own(tmp_pat
         assert sorted(engine.ask(question, kb="mix").answer_labels) == leeds, question
     others = engine.ask("who else was born in Ann Lee's birth city", kb="mix").answer_labels
     assert sorted(others) == [p for p in leeds if p != "Ann Lee"]
+
+
+def test_plural_nouns() -> None:
+    from core.text import is_plural
+
+    assert all(is_plural(w) for w in ("defenders", "cities", "children", "people", "clubs"))
+    assert not any(is_plural(w) for w in ("boss", "status", "analysis", "politics", "news",
+                                          "series", "club", "is"))  # fmt: skip
+
+
+def _hospitals_kb() -> str:
+    """Three hospitals, each with one director, one chief surgeon and eight doctors of three
+    specialties."""
+    rows = []
+    for h, hospital in enumerate(("St Mary Hospital", "Northgate Clinic", "Riverside Infirmary")):
+        rows.append((hospital, "director", f"Dr {('Ames', 'Birch', 'Cole')[h]}"))
+        rows.append((hospital, "chief surgeon", f"Dr {('Ames', 'Birch', 'Cole')[h]} 0"))
+        for d in range(8):
+            doctor = f"Dr {('Ames', 'Birch', 'Cole')[h]} {d}"
+            rows += [(doctor, "works at", hospital),
+                     (doctor, "specialty", ("surgeon", "radiologist", "pediatrician")[d % 3])]
+    return "".join("\t".join(r) + "\n" for r in rows)
+
+
+def test_a_plural_asks_for_several_answers(tmp_path: Path) -> None:
+    """ "who are the *surgeons* at H", "H's *surgeons*": a plural asks for several things, so
+    a path giving one node for each it starts from (a hospital's `chief surgeon`, its
+    `director`) is held against (`one_for_many`); its staff who are surgeons are not. A
+    singular ("who *is* the director of H") asks for one."""
+    (tmp_path / "care.tsv").write_text(_hospitals_kb(), encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "care.tsv", name="care")
+    kg = engine.kg("care")
+    planner = Planner(kg)
+    for question in ("who are the surgeons at St Mary Hospital",
+                     "List St Mary Hospital's surgeons"):  # fmt: skip
+        qa = analyse(question, kg)
+        assert qa.asks_for_many(), question
+        flagged = {tuple(kg.label(r) for r, _ in p.hops): p.features["one_for_many"]
+                   for p in planner.plans(qa, limit=40)}  # fmt: skip
+        assert flagged[("chief surgeon",)] == flagged[("director",)] == 1.0, question
+        assert flagged[("works at",)] == 0.0, question
+    single = "who is the director of St Mary Hospital"
+    assert not analyse(single, kg).asks_for_many()
+    assert engine.ask(single, kb="care").answer_labels == ["Dr Ames"]
+
+
+@pytest.mark.slow  # imports a dev KB of 6k triples
+def test_a_plural_is_not_answered_by_a_one_valued_relation_on_the_football_kb(tmp_path) -> None:
+    """On the football dev KB "who are the goalkeepers at X" was answered by X's manager
+    (a person, one per club) and "List X's defenders" by its captain: the plural asks for
+    X's players who are goalkeepers / defenders."""
+    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "football" / "kb.tsv"
+    rows = [r.split("\t") for r in kb.read_text(encoding="utf-8").splitlines()]
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="football")
+    engine = Engine(workspace)
+    for question, club, position in (
+            ("Who are the goalkeepers at Hallam Rovers?", "Hallam Rovers", "goalkeeper"),
+            ("List CD Montjuic's defenders", "CD Montjuic", "defender")):  # fmt: skip
+        gold = {s for s, r, o in rows if r == "playsForClub" and o == club} & {
+            s for s, r, o in rows if r == "position" and o == position}
+        assert len(gold) > 1
+        assert set(engine.ask(question, kb="football").answer_labels) == gold, question

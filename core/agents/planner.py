@@ -62,7 +62,7 @@ FEATURES = (
     "unmarked_modifiers",
     "answers_focus_kind", "value_answer", "type_rule", "order_rule",
     *(f"type_{kind}" for kind in ANSWER_KINDS), "echo_hops", "cued_shapes", "short_chain",
-    "no_time", "misplaced_modifiers",
+    "no_time", "misplaced_modifiers", "one_for_many",
 )  # fmt: skip
 # rules, not fitted: a path does not end by walking back over a relation the question names
 # once, unless the question asks for other things ("the movie X, when was it *released*" is not
@@ -89,8 +89,10 @@ CONTEXT_READ = 10
 # year, answers another question however well its words match ("founded by")
 # "the *ex*-A people now at B": a marked modifier belongs to the name it stands next to; a
 # reading that gives its marked relation to the other name says another thing
+# "who are the *goalkeepers* at X", "X's *defenders*": a plural asks for several things; a path
+# that gives one node for each it starts from (a club's captain, its manager) answers one
 RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -5.0, "no_time": -10.0,
-                "misplaced_modifiers": -5.0}
+                "misplaced_modifiers": -5.0, "one_for_many": -3.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
     "unexplained_hops": -1.0,
@@ -542,6 +544,7 @@ class Planner:
             "ignored_names": self._context(qa, used),
             "unmarked_modifiers": self._unmarked(qa, plans, paths, extra),
             "misplaced_modifiers": self._misplaced(qa, plans),
+            "one_for_many": float(qa.asks_for_many()) * self.sem.one_each[paths].all(axis=1),
             "answers_focus_kind": self._focus_kind(qa)[last],
             "value_answer": self._value_answer(qa)[last],
             "coverage_lex": fits.coverage_lex,

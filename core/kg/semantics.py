@@ -88,6 +88,11 @@ class RelationSemantics:
         # Then walking back to its subjects and out again returns where it started
         info = [kg.relation(r) for r in self.rel_ids]
         self.single_valued = [i.count <= SINGLE_VALUED * i.n_subjects for i in info]
+        # per role code (+ padding): does a walk over it give one node for each it starts from
+        # (a club's captain, a player's club)? A path of such roles answers one thing
+        self.one_each = np.array(
+            [i.count <= SINGLE_VALUED * (i.n_subjects if d == 0 else i.n_objects)
+             for i in info for d in (0, 1)] + [True])  # fmt: skip
         # ... do (nearly) all the subjects of every relation have it? Then its objects are
         # classes ("instance of": city, university, business), not values of one kind of
         # thing (read from the index's role statistics: a lazily indexed endpoint cannot list
