@@ -34,7 +34,7 @@ from core.wkm.guide import Guide, with_stop
 
 MAX_ANSWERS_WITH_EVIDENCE = 25
 TOPIC_ANSWER = 0.5  # score factor of the topic entity as an answer: after every other one
-MIN_ANSWER_REWARD = 0.1  # below this the judge calls the path a guess: answer nothing
+MIN_ANSWER_REWARD = 0.01  # about zero: the judge finds nothing of the question; answer nothing
 DETOUR_REWARD = 0.5  # an uncued out-and-back detour below this answers another question
 EXTEND_MARGIN = 1.0  # a longer plan is walked on only if it scores this close to the current
 SWITCH_LOSS = 0.3  # after an empty query, another plan is tried only if it explains about as much
