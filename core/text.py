@@ -110,6 +110,7 @@ _IRREGULAR.update(_IRREGULAR_PLURALS)
 IRREGULAR_FORMS = frozenset(_IRREGULAR)
 IRREGULAR_PLURALS = frozenset(_IRREGULAR_PLURALS)
 _AGENT_SUFFIXES = ("ors", "ers", "or", "er", "ist", "ists", "ess", "ress")
+_PATIENT_SUFFIXES = ("ees", "ee")  # whoever the verb is done to: "employees", "nominee"
 _NOT_PLURAL_ENDINGS = ("ss", "us", "is", "ous", "ics", "news", "series", "species")
 
 
@@ -118,7 +119,6 @@ def is_plural(word: str) -> bool:
     "cities"), not a singular that ends so ("boss", "status", "analysis", "politics")."""
     return word in IRREGULAR_PLURALS or (
         len(word) > 3 and word.endswith("s") and not word.endswith(_NOT_PLURAL_ENDINGS))
-_PATIENT_SUFFIXES = ("ees", "ee")  # whoever the verb is done to: "employees", "nominee"
 
 
 def normalize(text: str) -> str:

@@ -690,26 +690,29 @@ class Planner:
         """Per name, the marked senses said next to it (the nearest name after the modifier
         within MARK_REACH tokens, else the nearest before); None with one name, or when a
         marked modifier of the question stands next to none of them."""
+        if len(used) < 2:
+            return None
         key = ("attached", *((u.start, u.end) for u in used))
-        if key in qa._cache:
-            return qa._cache[key]
-        attached: list[set[int]] | None = [set() for _ in used]
+        if key not in qa._cache:
+            qa._cache[key] = self._attach(qa, used)
+        return qa._cache[key]
+
+    @staticmethod
+    def _attach(qa: QuestionAnalysis, used: tuple[EntityMention, ...]) -> list[set[int]] | None:
+        attached: list[set[int]] = [set() for _ in used]
         inside = {k for u in used for k in range(u.start, u.end)}
         for i, w in enumerate(qa.words):
-            senses = {j for j, sense in enumerate(MARKED_SENSES) if w in sense} \
-                if w and i not in inside else set()  # fmt: skip
+            if not w or i in inside:
+                continue
+            senses = {j for j, sense in enumerate(MARKED_SENSES) if w in sense}
             if not senses:
                 continue
             after = [(u.start - i, k) for k, u in enumerate(used) if 0 < u.start - i <= MARK_REACH]
             before = [(i - u.end, k) for k, u in enumerate(used) if 0 <= i - u.end < MARK_REACH]
             if not after and not before:
-                attached = None
-                break
+                return None  # said of no name: the question-wide reading (`_marked`) holds
             attached[min(after or before)[1]] |= senses
-        if len(used) < 2 or (attached is not None and not any(attached)):
-            attached = None
-        qa._cache[key] = attached
-        return attached
+        return attached if any(attached) else None
 
     def _answer_types(self, qa: QuestionAnalysis, paths: np.ndarray, reach) -> np.ndarray:
         """(paths × kinds): answer_fit of where each path ends, in the column of the kind of
