@@ -186,14 +186,14 @@ class QuestionAnalysis:
         where a singular verb follows the wh-word ("what *is* the *headquarters* …")."""
         if "many" not in self._cache:
             focus, words = self.answer.focus, self.words
-            after_wh = {tuple(words[i + 1: i + 2]) for i, w in enumerate(words) if w in _WH}
+            after_wh = {(w, nxt) for w, nxt in zip(words, words[1:], strict=False) if w in _WH}
             plural_noun = (focus is not None and is_plural(words[focus])) or any(
                 not m.named and is_plural(words[m.end - 1]) and self.describes_answer(m)
                 for m in self.entities
             )  # fmt: skip
-            self._cache["many"] = not after_wh & {("is",), ("was",), ("'s",)} and (
-                plural_noun or any(w == "who" and words[i + 1: i + 2] in (["are"], ["were"])
-                                   for i, w in enumerate(words)))  # fmt: skip
+            singular = any(nxt in ("is", "was", "'s") for _, nxt in after_wh)
+            self._cache["many"] = not singular and (
+                plural_noun or bool(after_wh & {("who", "are"), ("who", "were")}))
         return self._cache["many"]
 
     def _says_what_a_name_is(self, mention: EntityMention) -> bool:

@@ -39,7 +39,7 @@ from core.analysis import (
 from core.constraints import Comparison
 from core.kg.semantics import semantics_for
 from core.kg.store import KnowledgeGraph
-from core.text import MARKED_MODIFIERS, MARKED_SENSES, tokens, word_forms
+from core.text import MARKED_MODIFIERS, MARKED_SENSES, word_forms
 from core.textmodel import sentence_model
 
 Hop = tuple[str, str]  # (relation id, "out" | "in")
@@ -392,10 +392,17 @@ class Planner:
         out = [((), (), ())]
         if constraints:
             out.append((tuple(constraints), tuple(mentions), tuple(alternatives)))
-        # and each constraint's node by its next relation to the answers, as a plan of its
-        # own: the question's words decide ("moved from A and now plays for B", "the *ex*-A
-        # players at B": one club by `former club`, not both by `plays for club`)
-        marked, code = self._marked(qa, (mention, *mentions)), self.sem.code
+            out += self._rereadings(qa, named, (mention, *mentions), constraints, alternatives)
+        qa._cache[key] = out
+        return out
+
+    def _rereadings(self, qa: QuestionAnalysis, named: set[str], used: tuple, constraints: list,
+                    alternatives: list) -> list[tuple[tuple, tuple, tuple]]:  # fmt: skip
+        """Each constraint's node read by its next relation to the answers, as a plan of its
+        own, where the question's words say that relation (name it, or mark its sense): they
+        decide ("moved from A and now plays for B", "the *ex*-A players at B": one club by
+        `former club`, not both by `plays for club`)."""
+        marked, code, out = self._marked(qa, used), self.sem.code, []
         for i, (node, rel, _) in enumerate(constraints[:MAX_REREAD]):
             other = next((o for o in alternatives[i] if o[0] == node and o[1] != rel), None)
             if other is None or not (other[1] in named
@@ -403,9 +410,8 @@ class Planner:
                 continue  # a reading the question's words do not say
             rest = tuple(o for o in alternatives[i] if o != other)
             out.append((tuple(constraints[:i]) + (other,) + tuple(constraints[i + 1:]),
-                        tuple(mentions),
+                        used[1:],
                         tuple(alternatives[:i]) + (rest,) + tuple(alternatives[i + 1:])))
-        qa._cache[key] = out
         return out
 
     def _bare(self, qa: QuestionAnalysis, mention: EntityMention) -> bool:
@@ -633,13 +639,12 @@ class Planner:
                       if sense & said or any(word_forms(m) & said for m in sense)}  # fmt: skip
             out = np.zeros(2 * len(self.sem.rel_ids) + 1)
             marked_heads: set[str] = set()
-            labels = [set(tokens(self.kg.label(rel))) for rel in self.sem.rel_ids]
-            for i, words in enumerate(labels):
-                carried = {j for j, sense in enumerate(MARKED_SENSES) if words & sense}
+            labels = self.sem.label_sets
+            for i, carried in enumerate(self.sem.marked_senses):
                 if carried and not carried & senses:
                     out[2 * i] = out[2 * i + 1] = 1.0
                 elif carried:
-                    marked_heads |= words - MARKED_MODIFIERS
+                    marked_heads |= labels[i] - MARKED_MODIFIERS
             for i, words in enumerate(labels):
                 if not words & MARKED_MODIFIERS and words & marked_heads:
                     out[2 * i] = out[2 * i + 1] = 1.0  # said "past": the plain one is not it
@@ -677,8 +682,7 @@ class Planner:
         out = np.zeros(len(plans))
         for row, plan in enumerate(plans):
             for k, rel in enumerate([plan.hops[0][0], *(r for _, r, _ in plan.constraints)]):
-                words = set(tokens(self.kg.label(rel)))
-                carried = {j for j, sense in enumerate(MARKED_SENSES) if words & sense}
+                carried = self.sem.marked_senses[code[rel]]
                 if carried:
                     out[row] += bool(carried & said) and not carried & attached[k]
                 else:

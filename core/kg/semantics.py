@@ -29,7 +29,7 @@ import numpy as np
 
 from core.kg.store import KnowledgeGraph
 from core.kg.terms import is_literal_id
-from core.text import STOPWORDS, tokens, word_forms
+from core.text import MARKED_SENSES, STOPWORDS, tokens, word_forms
 from core.textmodel import TextModel, text_model
 
 COMMENT_WEIGHT = 0.9  # a match with the documentation counts a little less than the name
@@ -84,6 +84,10 @@ class RelationSemantics:
         label_words = [tokens(kg.label(r)) for r in self.rel_ids]
         self.kind_forms = self._kind_forms(label_words)
         self.kind_heads = self._kind_forms(label_words, heads_only=True)
+        # per relation: its label's words, and the marked senses they carry ("*former* club")
+        self.label_sets = [frozenset(words) for words in label_words]
+        self.marked_senses = [frozenset(j for j, sense in enumerate(MARKED_SENSES) if words & sense)
+                              for words in self.label_sets]  # fmt: skip
         # per relation: does each subject have one object (a national team, a birth year)?
         # Then walking back to its subjects and out again returns where it started
         info = [kg.relation(r) for r in self.rel_ids]
