@@ -757,6 +757,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     by_role = np.repeat(scores, 2, axis=1)
     for rel, inverse in sem.inverse.items():
         by_role[:, 2 * sem.code[rel] + 1] = scores[:, sem.code[inverse]]
+    _name_both_ways(qa, rows, lexical, scores, by_role, kg, sem)
     if focus is not None and focus not in whole and is_agent_noun(qa.words[rows[focus]]):
         _agent_focus(by_role, focus, lexical[focus], kg, sem)
     elif focus is not None and focus not in whole and lexical[focus].max() > 0 \
@@ -800,6 +801,58 @@ def whole_names(words: list[str], sem: RelationSemantics, end: int | None = None
             if tuple(words[start : start + len(phrase)]) == phrase:
                 out.append((r, range(start, start + len(phrase))))
     return out
+
+
+def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
+                    scores: np.ndarray, by_role: np.ndarray, kg: KnowledgeGraph,
+                    sem: RelationSemantics) -> None:  # fmt: skip
+    """A noun said of its owner ("X's *mum*", "the *mother* of X") names one direction of a
+    relation with a stored inverse: `parent` walked from X, not backwards (X's children). Two
+    kinds of word name it whichever way it is walked:
+    - a noun said of the answers ("companies *whose CEO* studied at Y", "companies with *a
+      CEO* educated at Y", "people who have X as *their parent*"): the walk from Y arrives at
+      the owner, backwards over the relation;
+    - the verb of an agent noun ("what does X *manufacture*": X is the agent, `manufacturer`
+      backwards; "who *manufactures* X": forwards), where it stands as a verb."""
+    for row, i in enumerate(rows):
+        said_of_answers = _said_of_answers(qa.words, i)
+        verb = not said_of_answers and not is_agent_noun(qa.words[i]) and _verb_position(qa, i)
+        if not (said_of_answers or verb):
+            continue
+        for rel in sem.inverse:
+            c = sem.code[rel]
+            if said_of_answers or (lexical[row, c] > 0 and kg.relation(rel).agentive):
+                by_role[row, 2 * c + 1] = max(by_role[row, 2 * c + 1], scores[row, c])
+
+
+def _said_of_answers(words: list[str], i: int) -> bool:
+    """Is the noun at i (or ending a compound there) owned by what the question asks for:
+    after "whose", "their", "its" or an indefinite article ("have *a* CEO")?"""
+    j = i - 1
+    while j >= 0 and j >= i - 2 and words[j].isalpha() and words[j] not in STOPWORDS:
+        j -= 1  # back over a compound: "whose chief *executive*"
+    return j >= 0 and words[j] in _ANSWERS_OWN
+
+
+_ANSWERS_OWN = frozenset("whose their its a an".split())
+
+
+def _verb_position(qa: QuestionAnalysis, i: int) -> bool:
+    """Does the word at i stand where English puts a verb: right after a name, a wh-word, an
+    auxiliary, a relative pronoun or "to" (an adverb between aside)? Not after an article, a
+    possessive or another noun ("the *office*", "X's *manufacture*", "head *office*")."""
+    j = i - 1
+    while j >= 0 and (qa.words[j].endswith("ly") or qa.words[j] in _VERB_ADVERBS):
+        j -= 1
+    if j < 0:
+        return False
+    if any(m.end == j + 1 for m in qa.entities if m.named):
+        return True
+    return qa.words[j] in _WH or qa.words[j] in _AUXILIARIES or qa.words[j] in _BEFORE_VERBS
+
+
+_VERB_ADVERBS = frozenset("also still not never now once first ever".split())
+_BEFORE_VERBS = frozenset("that to".split())
 
 
 def _agent_focus(by_role: np.ndarray, row: int, lexical: np.ndarray, kg: KnowledgeGraph,
@@ -1586,7 +1639,8 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
         return _relative_reach(sem, vec, code, reached)
     if wh == "thing" and qa.answer.focus is not None:
         row = next((i for i, t in enumerate(qa.word_tokens) if t == qa.answer.focus), None)
-        if row is not None and qa.role_names[row, code] >= NAMES_RELATION:
+        if row is not None and qa.role_names[row, code] >= NAMES_RELATION \
+                and _names_arrival(qa, sem, code):
             return 1.0  # the noun names the relation that reaches the answer ("which league")
         vec = sem.model.embed_words([qa.words[qa.answer.focus]])[0]
         fit = _relative_reach(sem, vec, code, reached)
@@ -1599,6 +1653,18 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
 
 
 NAMES_RELATION = 0.6  # a type noun matching a relation this well names it ("director")
+
+
+def _names_arrival(qa: QuestionAnalysis, sem: RelationSemantics, code: int) -> bool:
+    """Does the noun asked about name what the role arrives at, not only its relation? "which
+    *clubs* play in L" names `plays for club`, but walked backwards that relation arrives at
+    players. Where the KB's labels name the noun's kind for some role (core.kg.semantics
+    `kind_heads`), only those roles arrive at it; where they name it for none, the relation's
+    name is all there is to go by."""
+    forms = word_forms(qa.words[qa.answer.focus])
+    if sem.kind_heads[code] & forms:
+        return True
+    return not any(heads & forms for heads in sem.kind_heads)
 
 
 def _relative_reach(sem: RelationSemantics, vec: np.ndarray, code: int,

@@ -1198,3 +1198,59 @@ def test_a_plural_is_not_answered_by_a_one_valued_relation_on_the_football_kb(tm
             s for s, r, o in rows if r == "position" and o == position}
         assert len(gold) > 1
         assert set(engine.ask(question, kb="football").answer_labels) == gold, question
+
+
+def _makers_kb() -> str:
+    """Four firms, each with two products stored both ways (`product` / `manufacturer`), a
+    CEO stored both ways (`chief executive officer` / `employer`), the CEOs' universities."""
+    rows = []
+    for f, (firm, ceo, school) in enumerate((
+            ("Acme Works", "Ada Lind", "Hill College"), ("Bolt Forge", "Ben Ray", "Lake College"),
+            ("Crest Mills", "Cy Moss", "Hill College"), ("Dune Labs", "Di Park", "Lake College"),
+    )):  # fmt: skip
+        for p in range(2):
+            item = f"{('Anvil', 'Bolt', 'Crank', 'Drill')[f]} {p + 1}"
+            rows += [(firm, "product", item), (item, "manufacturer", firm)]
+        rows += [(firm, "chief executive officer", ceo), (ceo, "employer", firm),
+                 (ceo, "educated at", school), (firm, "industry", "tools")]
+    return "".join("\t".join(r) + "\n" for r in rows)
+
+
+def test_a_verb_or_a_noun_said_of_the_answers_names_a_stored_inverse_either_way(
+        tmp_path: Path) -> None:  # fmt: skip
+    """A noun said of its owner names one direction of a relation stored both ways ("X's
+    *manufacturer*"); the verb of an agent noun ("what does X *manufacture*": X is the agent,
+    so `manufacturer` backwards) and a noun said of the answers ("firms *whose CEO* …", "firms
+    with *a CEO* …": the walk arrives at the owner) name it either way."""
+    (tmp_path / "makers.tsv").write_text(_makers_kb(), encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "makers.tsv", name="makers")
+    kg = engine.kg("makers")
+    assert len(semantics_for(kg).inverse) == 4
+    ask = lambda q: sorted(engine.ask(q, kb="makers").answer_labels)  # noqa: E731
+    assert ask("what does Bolt Forge manufacture") == ["Bolt 1", "Bolt 2"]
+    assert ask("who manufactures Crank 2") == ["Crest Mills"]
+    assert ask("Anvil 1's manufacturer") == ["Acme Works"]
+    for question in ("list the firms whose chief executive officer was educated at Hill College",
+                     "which firms have a chief executive officer educated at Hill College"):
+        assert ask(question) == ["Acme Works", "Crest Mills"], question
+
+
+def test_a_type_noun_names_a_relation_only_where_it_arrives_at_that_kind(tmp_path: Path) -> None:
+    """ "which *clubs* play in L" names `plays for club`, but walked backwards that relation
+    arrives at players, not clubs: the answer-type fit of a path ending there is the worst.
+    (Which plan wins is the ranker's to say: on a KB this small "play" still pulls towards
+    `plays for club`.)"""
+    rows = []
+    for c, club in enumerate(("Ash Rovers", "Elm United", "Oak Town")):
+        rows.append((club, "league", "North League" if c < 2 else "South League"))
+        rows += [(f"Player {c}{p}", "plays for club", club) for p in range(3)]
+    (tmp_path / "clubs.tsv").write_text("".join("\t".join(r) + "\n" for r in rows), "utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "clubs.tsv", name="clubs")
+    kg = engine.kg("clubs")
+    question = "Which clubs play in North League?"
+    fits = {tuple(kg.label(r) + ("" if d == "out" else "^") for r, d in p.hops):
+            p.features["type_thing"] for p in Planner(kg).plans(analyse(question, kg), limit=40)}
+    assert fits[("league^",)] == 1.0
+    assert fits[("league^", "plays for club^")] == -1.0
