@@ -738,10 +738,11 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
                 lexical[row, r] = max(lexical[row, r], LEX_BASE + (1 - LEX_BASE) * weight)
     whole = _whole_names(qa, rows, sem, lexical)
     focus = next((row for row, i in enumerate(rows) if i == qa.answer.focus), None)
-    if focus is not None:
+    if focus is not None and not _relational(qa.words, rows[focus]):
         # the noun asked about names a relation only by its form ("which *league*"); by
         # meaning only when nearly a synonym ("occupation"); otherwise it says what the
-        # answer is ("which *companies*" is not `industry`)
+        # answer is ("which *companies*" is not `industry`) — unless it is said of an owner:
+        # "the *kids* of X", "X's *offspring*" name a relation of X like any other noun
         scores[focus] = np.where(scores[focus] >= FOCUS_SYNONYM, scores[focus], -1.0)
     scores = np.maximum(scores, lexical)
     qa.scores = scores
@@ -1314,6 +1315,9 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
             break
     if parts and not predicate and j < n and words[j] in ("do", "does", "did"):
         predicate = set(range(j, n))  # "what does X's husband *do for a living*"
+    if parts and not predicate and j + 1 < n and words[j] in _COPULAS \
+            and _verb_form(words[j + 1]):  # fmt: skip
+        predicate = set(range(j + 1, n))  # "who X's husband *is married to*"
     if parts and not predicate and j - 1 > last_part and any(
         w in ("do", "does", "did") for w in words[: topic.start]
     ):  # fmt: skip

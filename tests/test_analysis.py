@@ -1254,3 +1254,25 @@ def test_a_type_noun_names_a_relation_only_where_it_arrives_at_that_kind(tmp_pat
             p.features["type_thing"] for p in Planner(kg).plans(analyse(question, kg), limit=40)}
     assert fits[("league^",)] == 1.0
     assert fits[("league^", "plays for club^")] == -1.0
+
+
+def test_a_participle_after_a_possessive_chain_is_a_hop_of_its_own(family) -> None:
+    """ "who X's husband *is married to*": the predicate after the chain is a hop beyond it
+    (the answer is X), as "where was X's wife *born*" is."""
+    kg = family.kg("family")
+    qa = analyse("tell me who Ann Lee's husband is married to", kg)
+    assert chain_length(qa, qa.entities[0]) == 2
+    assert answers(family, "tell me who Ann Lee's husband is married to") == ["Ann Lee"]
+    qa = analyse("tell me who Ann Lee's husband is", kg)
+    assert chain_length(qa, qa.entities[0]) == 1
+
+
+def test_the_noun_asked_about_names_a_relation_when_said_of_an_owner(family) -> None:
+    """ "the *kids* of X's wife": the noun asked about is said of an owner, so it names a
+    relation by meaning like any other noun of the chain (not only by its form, as "which
+    *companies* …" must); before, the walk stopped at the wife."""
+    kg = family.kg("family")
+    qa = analyse("name the kids of Bob Lee's wife", kg)
+    row = qa.word_tokens.index(qa.answer.focus)
+    assert qa.named[row].max() > 0.5
+    assert sorted(answers(family, "name the kids of Bob Lee's wife")) == ["Cara Lee", "Dan Lee"]
