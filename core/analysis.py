@@ -738,7 +738,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
                 lexical[row, r] = max(lexical[row, r], LEX_BASE + (1 - LEX_BASE) * weight)
     whole = _whole_names(qa, rows, sem, lexical)
     focus = next((row for row, i in enumerate(rows) if i == qa.answer.focus), None)
-    if focus is not None and not _relational(qa.words, rows[focus]):
+    if focus is not None and not _said_of_a_name(qa, rows[focus]):
         # the noun asked about names a relation only by its form ("which *league*"); by
         # meaning only when nearly a synonym ("occupation"); otherwise it says what the
         # answer is ("which *companies*" is not `industry`) — unless it is said of an owner:
@@ -884,6 +884,24 @@ def _kind_focus(by_role: np.ndarray, row: int, score: float, word: str,
     for code, kinds in enumerate(sem.kind_heads):
         if kinds & forms:
             by_role[row, code] = max(by_role[row, code], score)
+
+
+def _said_of_a_name(qa: QuestionAnalysis, i: int) -> bool:
+    """Is the noun at i said of a named owner: "X's *kids*", "the *kids* of (the wife of) X"?
+    Not "what *sort* of film is X" (no name in the "of" phrase)."""
+    if not _relational(qa.words, i):
+        return False
+    if i > 0 and qa.words[i - 1] == "'s":
+        return True
+    j = qa.words.index("of", i)
+    while j < len(qa.words) and (qa.words[j] not in STOPWORDS or qa.words[j] in _OF_PHRASE):
+        if any(m.start == j for m in qa.entities if m.named):
+            return True
+        j += 1
+    return False
+
+
+_OF_PHRASE = frozenset("of the a an 's".split())
 
 
 def _relational(words: list[str], i: int) -> bool:

@@ -1276,3 +1276,6 @@ def test_the_noun_asked_about_names_a_relation_when_said_of_an_owner(family) -> 
     row = qa.word_tokens.index(qa.answer.focus)
     assert qa.named[row].max() > 0.5
     assert sorted(answers(family, "name the kids of Bob Lee's wife")) == ["Cara Lee", "Dan Lee"]
+    qa = analyse("what sort of city is Paris", kg)  # no owner named: "sort" says the kind
+    assert qa.words[qa.answer.focus] == "sort"
+    assert qa.named[qa.word_tokens.index(qa.answer.focus)].max() == -1.0
