@@ -57,8 +57,10 @@ _OTHER_CUES = frozenset(
     """other others else same share shares shared sharing also too another besides except
     excluding apart aside co fellow fellows colleague colleagues coworker coworkers peer peers
     compatriot compatriots counterpart counterparts rival rivals opponent opponents
-    together alongside""".split()
+    together alongside rest remainder remaining""".split()
 )
+# nouns for a part of a set, whose "of" phrase names what is asked for ("the *rest* of the clubs")
+_PARTITIVES = frozenset("rest remainder".split())
 _OTHER_SUFFIXES = ("mate", "mates")  # teammates, classmates, clubmates
 _PREDICATIVE = frozenset("is are was were be as".split())  # "… is a doctor", "play as keeper"
 PREPOSITIONS = frozenset(
@@ -608,6 +610,9 @@ def _head_noun(words: list[str], names: set[int]) -> int | None:
             end += 1
         if end + 1 < len(words) and words[end + 1] == "'s":
             k = end + 2  # "X's wife's birthplace": go on to the possessed noun
+            continue
+        if words[end] in _PARTITIVES and end + 1 < len(words) and words[end + 1] == "of":
+            k = end + 2  # "the rest of the clubs": the clubs are asked for
             continue
         return end
     return None

@@ -1279,3 +1279,13 @@ def test_the_noun_asked_about_names_a_relation_when_said_of_an_owner(family) -> 
     qa = analyse("what sort of city is Paris", kg)  # no owner named: "sort" says the kind
     assert qa.words[qa.answer.focus] == "sort"
     assert qa.named[qa.word_tokens.index(qa.answer.focus)].max() == -1.0
+
+
+def test_the_rest_of_asks_for_the_others(family) -> None:
+    """ "list the *rest* of the children of X's mother": the noun after the partitive is
+    asked for, and "rest" asks for others than the topic."""
+    question = "list the rest of the children of Cara Lee's mother"
+    qa = analyse(question, family.kg("family"))
+    assert qa.words[qa.answer.focus] == "children"
+    assert qa.asks_for_others
+    assert answers(family, question) == ["Dan Lee"]
