@@ -17,6 +17,9 @@ from core.analysis import analyse, anchor_kind, chain_length, explain, lexicon_f
 from core.constraints import find_comparisons
 from core.engine import Engine
 from core.kg.semantics import label_parts, semantics_for
+from core.kg.source import KGSource
+from core.loop import State
+from core.trace import Action
 from core.workspace import Workspace
 
 FAMILY = """\
@@ -1289,3 +1292,37 @@ def test_the_rest_of_asks_for_the_others(family) -> None:
     assert qa.words[qa.answer.focus] == "children"
     assert qa.asks_for_others
     assert answers(family, question) == ["Dan Lee"]
+
+
+def _squads_kb() -> str:
+    """Two clubs of six players each, two players of each position at each club."""
+    rows = []
+    for c, club in enumerate(("Ash Rovers", "Elm United")):
+        for p in range(6):
+            player = f"{('Al', 'Bo', 'Cy', 'Di', 'Ed', 'Fi')[p]} {('Reed', 'Stone')[c]}"
+            rows += [(player, "plays for club", club),
+                     (player, "position", ("keeper", "defender", "forward")[p % 3])]
+    return "".join("\t".join(r) + "\n" for r in rows)
+
+
+def test_others_like_the_topic_share_its_value_of_a_named_relation(tmp_path: Path) -> None:
+    """ "the other players at X's club who play his position": the answers are X's teammates
+    (the walk back over `plays for club`) whose `position` is X's — a constraint on the
+    topic's own value, which the trace shows as a step (or the other way round). A constraint
+    that would leave only X leaves nobody, so it is not applied ("other players at X's
+    national team" keeps the squad, not X alone, where X's club has no other)."""
+    (tmp_path / "squads.tsv").write_text(_squads_kb(), encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "squads.tsv", name="squads")
+    for question in ("Name the other players at Al Reed's club who play his position",
+                     "who else plays in Al Reed's position for Al Reed's club?"):
+        trace = engine.ask(question, kb="squads")
+        assert trace.answer_labels == ["Di Reed"], question
+    constrain = next(s for s in trace.steps if s.action.kind == "constrain")
+    # the same step on a frontier of X alone, which the plan never answers: not applied
+    kg = engine.kg("squads")
+    topic = constrain.action.params["exclude"][0]
+    alone = State(question=trace.question, frontier={topic: []})
+    action = Action(kind="constrain", description="", params={
+        **constrain.action.params, "from": [topic]})  # fmt: skip
+    assert KGSource(kg).execute(action, alone).note.startswith("no candidate is linked")

@@ -52,6 +52,7 @@ MAX_REREAD = 2  # constraints read by their next relation too (see Planner._cons
 MARK_REACH = 4  # tokens between a marked modifier ("former") and the name it belongs to
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
 NAMED_AT = 0.45  # a relation some question word matches this well counts as named
+MAX_SHARED = 2  # values shared with the topic tried as constraints (Planner._shared_values)
 WEIGHTS_FILE = Path(__file__).with_name("planner_weights.json")
 ANSWER_KINDS = ("person", "place", "time", "number", "thing", "choice")
 FEATURES = (
@@ -393,7 +394,36 @@ class Planner:
         if constraints:
             out.append((tuple(constraints), tuple(mentions), tuple(alternatives)))
             out += self._rereadings(qa, named, (mention, *mentions), constraints, alternatives)
+        for shared in self._shared_values(qa, mention, anchor, last):
+            out.append(((*constraints, shared), (*mentions, mention), (*alternatives, ())))
         qa._cache[key] = out
+        return out
+
+    def _shared_values(self, qa: QuestionAnalysis, mention: EntityMention, anchor: str,
+                       last: int) -> list[tuple[str, str, str]]:  # fmt: skip
+        """Where the question asks for others like the topic, what else the answers share with
+        it, as a constraint on the topic's own value: "X's teammates who play *the same
+        position* as him" are X's teammates whose `position` is X's. A relation some word
+        outside the topic names by its name (not by what it reaches), that the answers can
+        have and the topic has one value of; at most MAX_SHARED, best named first."""
+        if not qa.asks_for_others:
+            return []
+        rows = qa.word_rows(mention)
+        if not rows:
+            return []
+        reach = self.kg.index.follow.get(last, {})
+        by_name = qa.role_names[rows, :-1].max(axis=0)
+        out = []
+        for code in np.argsort(-by_name).tolist():
+            if by_name[code] < NAMED_AT or len(out) == MAX_SHARED:
+                break
+            if code >> 1 == last >> 1 or code not in reach:
+                continue  # the path's own last relation, or one the answers cannot have
+            rel = self.sem.rel_ids[code >> 1]
+            direction = "out" if code % 2 == 0 else "in"
+            values = self.kg.edges(anchor, rel, direction, limit=2)
+            if len(values) == 1:
+                out.append((values[0], rel, direction))
         return out
 
     def _rereadings(self, qa: QuestionAnalysis, named: set[str], used: tuple, constraints: list,

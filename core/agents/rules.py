@@ -450,7 +450,8 @@ class RuleAgent:
                 language="sparql",
                 source=f"kg:{self.kg.name}",
                 params={"from": list(state.frontier), "anchor": anchor, "relation": rel,
-                        "direction": direction},  # fmt: skip
+                        "direction": direction,
+                        "exclude": [plan.anchor] if plan.exclude_topic else []},  # fmt: skip
                 details=self._why(plan),
             )
         f = plan.filters[part_i - len(plan.constraints)]

@@ -117,6 +117,9 @@ class KGSource:
         anchor, rel, direction = p["anchor"], p["relation"], p["direction"]
         # direction is seen from the frontier node: "out" means frontier -> anchor
         linked = set(self.kg.edges(anchor, rel, "in" if direction == "out" else "out"))
+        # a node the plan never answers (its topic entity) does not satisfy a constraint:
+        # "X's teammates at X's club" that leaves only X leaves nobody
+        linked -= set(p.get("exclude", ()))
         frontier, support, triples = {}, {}, []
         for node, chain in state.frontier.items():
             if node in linked:
