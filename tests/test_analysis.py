@@ -1326,3 +1326,17 @@ def test_others_like_the_topic_share_its_value_of_a_named_relation(tmp_path: Pat
     action = Action(kind="constrain", description="", params={
         **constrain.action.params, "from": [topic]})  # fmt: skip
     assert KGSource(kg).execute(action, alone).note.startswith("no candidate is linked")
+
+
+def test_a_walk_back_to_the_topic_leaves_the_plan_that_ends_there(tmp_path: Path) -> None:
+    """ "X's captain plays his club football where?": a longer plan's hop that comes back
+    only to the topic X finds nothing (paths do not pass through the topic), but the plan
+    ending there may answer X — it is not skipped as a dead walk."""
+    kb = _squads_kb() + ("Ash Rovers\tcaptain\tBo Reed\nElm United\tcaptain\tCy Stone\n"
+                         "Ash Rovers\tclub country\tEngland\nElm United\tclub country\tWales\n")
+    (tmp_path / "squads.tsv").write_text(kb, encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "squads.tsv", name="squads")
+    trace = engine.ask("Ash Rovers' captain plays his club football where?", kb="squads")
+    assert trace.answer_labels == ["Ash Rovers"]
+    assert [s.candidates for s in trace.steps][:2] == [1, 0]  # the longer plan's walk back

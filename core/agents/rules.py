@@ -64,6 +64,9 @@ class RulePlanRun:
     hop_i: int = 0
     part_i: int = 0  # constraints, then filters, applied after the hops
     failed: set = field(default_factory=set)  # (anchor, hops) prefixes that found nothing
+    # ... and those that found only the topic entity, which a plan ending there may answer
+    # ("which team does the X captain play for": X)
+    back_to_topic: set = field(default_factory=set)
     last_action: Action | None = None
     why: dict = field(default_factory=dict)  # id(plan) -> what the trace shows of it
     best: JudgedAnswer | None = None  # the best-judged complete plan so far
@@ -230,9 +233,11 @@ class RuleAgent:
     def _next_plan(self, state: State, why: str) -> Action | None:
         run = self._run
         failed = run.plan
-        if state.last_step is not None and state.last_step.action.kind == "hop":
+        last = state.last_step
+        if last is not None and last.action.kind == "hop":
             # a plan starting with the same empty walk would find nothing again: skip it
-            run.failed.add((failed.anchor, tuple(failed.hops[: run.hop_i])))
+            prefix = (failed.anchor, tuple(failed.hops[: run.hop_i]))
+            (run.back_to_topic if self._back_to_topic(last) else run.failed).add(prefix)
         run.plan_i += 1
         while run.plan_i < len(run.plans) and self._dead(run, run.plan):
             run.plan_i += 1
@@ -252,13 +257,27 @@ class RuleAgent:
         action.details["switched_because"] = why
         return action
 
+    def _back_to_topic(self, last: Step) -> bool:
+        """Did an empty hop come back only to the topic entity (which it leaves out)?"""
+        p = last.action.params
+        if last.error or p.get("topic_allowed") or "anchor" not in p:
+            return False
+        reached = self.kg.edges_from(p["from"], p["relation"], p["direction"])
+        nodes = {n for found in reached.values() for n in found}
+        return nodes == {p["anchor"]}
+
     @staticmethod
     def _dead(run: RulePlanRun, plan: Plan) -> bool:
-        """Does the plan start with a path that already found nothing?"""
+        """Does the plan start with a path that already found nothing (or only the topic
+        entity, where the plan goes on from it or never answers it)?"""
         return any(
             anchor == plan.anchor and tuple(plan.hops[: len(hops)]) == hops
             for anchor, hops in run.failed
-        )
+        ) or any(
+            anchor == plan.anchor and tuple(plan.hops[: len(hops)]) == hops
+            and (len(plan.hops) > len(hops) or plan.exclude_topic)
+            for anchor, hops in run.back_to_topic
+        )  # fmt: skip
 
     @staticmethod
     def _extension(plans: list[Plan], current: int) -> int | None:
