@@ -459,6 +459,9 @@ def _entity_mentions(clean, spans, bracketed, kg: KnowledgeGraph, words) -> list
             ids, variant = kg.exact(text), False
             if not ids and j - i <= 2 and not in_brackets:
                 ids, variant = _variant_ids(kg, text), True
+            if not ids and j - i == 1 and text[:1].isupper() and text.isalpha() \
+                    and words[i] not in _WH and words[i] not in _FRAME:  # fmt: skip
+                ids = _value_by_meaning(kg, text)
             if not ids:
                 if j - i >= 2 and not _may_grow(kg, text):
                     break  # no label starts with these words: a longer span is none either
@@ -485,6 +488,26 @@ def _entity_mentions(clean, spans, bracketed, kg: KnowledgeGraph, words) -> list
             )
     found.sort(key=lambda m: (-m.link_score, m.start))
     return found
+
+
+def _value_by_meaning(kg: KnowledgeGraph, word: str) -> list[str]:
+    """A capitalised word that is no label may name a shared value of the KB by meaning — an
+    adjective of a country ("*Dutch*" → Netherlands, "*French*" → France), which no rule of
+    morphology reaches: the value nearest it, where it is near (cosine ≥ VALUE_NEAR) and
+    clearly nearer than the next (by VALUE_MARGIN)."""
+    if len(word) < 4:
+        return []
+    ids, vecs = semantics_for(kg).shared_value_nodes()
+    if len(ids) < 2:
+        return []
+    sims = vecs @ semantics_for(kg).model.embed_words([word])[0]
+    first, second = np.argsort(-sims)[:2]
+    if sims[first] >= VALUE_NEAR and sims[first] - sims[second] >= VALUE_MARGIN:
+        return [ids[int(first)]]
+    return []
+
+
+VALUE_NEAR, VALUE_MARGIN = 0.45, 0.1
 
 
 def _may_grow(kg: KnowledgeGraph, text: str) -> bool:

@@ -1340,3 +1340,27 @@ def test_a_walk_back_to_the_topic_leaves_the_plan_that_ends_there(tmp_path: Path
     trace = engine.ask("Ash Rovers' captain plays his club football where?", kb="squads")
     assert trace.answer_labels == ["Ash Rovers"]
     assert [s.candidates for s in trace.steps][:2] == [1, 0]  # the longer plan's walk back
+
+
+def test_a_capitalised_word_that_is_no_label_may_name_a_shared_value_by_meaning(
+        tmp_path: Path) -> None:  # fmt: skip
+    """ "Which *Dutch* players play for C?": no rule of morphology takes "Dutch" to
+    Netherlands, but its meaning is nearest that value of `nationality`, clearly nearer than
+    any other; a word near no value ("Zorbic") names nothing."""
+    countries = ("Netherlands", "Germany", "Spain")
+    rows = []
+    for p in range(21):
+        player = f"Player {p}"
+        rows += [(player, "plays for club", ("Ash Rovers", "Elm United")[p % 2]),
+                 (player, "nationality", countries[p % 3])]
+    (tmp_path / "nations.tsv").write_text("".join("\t".join(r) + "\n" for r in rows), "utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "nations.tsv", name="nations")
+    kg = engine.kg("nations")
+    qa = analyse("Which Dutch players play for Ash Rovers?", kg)
+    dutch = next(m for m in qa.entities if m.text == "Dutch")
+    assert [kg.label(i) for i in dutch.ids] == ["Netherlands"]
+    assert not any(m.text == "Zorbic" for m in analyse("Which Zorbic players play for Ash Rovers?",
+                                                      kg).entities)  # fmt: skip
+    answers = engine.ask("Which Dutch players play for Ash Rovers?", kb="nations").answer_labels
+    assert sorted(answers) == ["Player 0", "Player 12", "Player 18", "Player 6"]

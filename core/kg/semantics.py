@@ -78,6 +78,7 @@ class RelationSemantics:
         self._after: dict[tuple[int, int], np.ndarray] = {}
         self.scales: dict[bytes, tuple[float, float]] = {}  # see core.analysis._reach_scale
         self._from: dict[tuple[str, int], np.ndarray] = {}
+        self._values: tuple[list[str], np.ndarray] | None = None
         self.kinds = [kg.relation(r).object_kind for r in self.rel_ids]
         self.inverse = find_inverses(kg)
         self.walks_back = self._walks_back()
@@ -237,6 +238,22 @@ class RelationSemantics:
         mixed = self._centroid(nodes) * min(1.0, len(nodes) / 8) + self.reach_vecs[code]
         norm = float(np.linalg.norm(mixed))
         return mixed / norm if norm else self.reach_vecs[code]
+
+    def shared_value_nodes(self) -> tuple[list[str], np.ndarray]:
+        """The values many subjects share (the countries of a nationality, the positions of
+        players; a sample per relation, `KnowledgeGraph.index.reach`) with their labels'
+        vectors: what a word that is no label may still name by meaning ("*Dutch* players"
+        → Netherlands). Built on first use."""
+        if self._values is None:
+            ids = list(dict.fromkeys(
+                n for r, shared in enumerate(self.shared_values)
+                if shared and self.kinds[r] == "entity"
+                for n in self.kg.index.reach.get(2 * r, ())
+            ))  # fmt: skip
+            vecs = (self.model.embed_many([self.kg.label(n) for n in ids]) if ids
+                    else np.zeros((0, self.model.dim), np.float32))  # fmt: skip
+            self._values = (ids, vecs)
+        return self._values
 
     def reach_after(self, prev: int, code: int) -> np.ndarray:
         """What role `code` reaches from the nodes role `prev` reached: "located in" from
