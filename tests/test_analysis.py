@@ -1203,6 +1203,16 @@ def test_a_plural_is_not_answered_by_a_one_valued_relation_on_the_football_kb(tm
         assert set(engine.ask(question, kb="football").answer_labels) == gold, question
 
 
+def _imported(tmp_path: Path, name: str, rows: str | list[tuple[str, str, str]]) -> Engine:
+    """An engine over a small KB written in the test (TSV text or triples), imported as
+    `name`."""
+    text = rows if isinstance(rows, str) else "".join("\t".join(r) + "\n" for r in rows)
+    (tmp_path / f"{name}.tsv").write_text(text, encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / f"{name}.tsv", name=name)
+    return engine
+
+
 def _makers_kb() -> str:
     """Four firms, each with two products stored both ways (`product` / `manufacturer`), a
     CEO stored both ways (`chief executive officer` / `employer`), the CEOs' universities."""
@@ -1225,9 +1235,7 @@ def test_a_verb_or_a_noun_said_of_the_answers_names_a_stored_inverse_either_way(
     *manufacturer*"); the verb of an agent noun ("what does X *manufacture*": X is the agent,
     so `manufacturer` backwards) and a noun said of the answers ("firms *whose CEO* …", "firms
     with *a CEO* …": the walk arrives at the owner) name it either way."""
-    (tmp_path / "makers.tsv").write_text(_makers_kb(), encoding="utf-8")
-    engine = Engine(Workspace(tmp_path / "home"))
-    engine.workspace.import_file(tmp_path / "makers.tsv", name="makers")
+    engine = _imported(tmp_path, "makers", _makers_kb())
     kg = engine.kg("makers")
     assert len(semantics_for(kg).inverse) == 4
     ask = lambda q: sorted(engine.ask(q, kb="makers").answer_labels)  # noqa: E731
@@ -1248,9 +1256,7 @@ def test_a_type_noun_names_a_relation_only_where_it_arrives_at_that_kind(tmp_pat
     for c, club in enumerate(("Ash Rovers", "Elm United", "Oak Town")):
         rows.append((club, "league", "North League" if c < 2 else "South League"))
         rows += [(f"Player {c}{p}", "plays for club", club) for p in range(3)]
-    (tmp_path / "clubs.tsv").write_text("".join("\t".join(r) + "\n" for r in rows), "utf-8")
-    engine = Engine(Workspace(tmp_path / "home"))
-    engine.workspace.import_file(tmp_path / "clubs.tsv", name="clubs")
+    engine = _imported(tmp_path, "clubs", rows)
     kg = engine.kg("clubs")
     question = "Which clubs play in North League?"
     fits = {tuple(kg.label(r) + ("" if d == "out" else "^") for r, d in p.hops):
@@ -1311,9 +1317,7 @@ def test_others_like_the_topic_share_its_value_of_a_named_relation(tmp_path: Pat
     topic's own value, which the trace shows as a step (or the other way round). A constraint
     that would leave only X leaves nobody, so it is not applied ("other players at X's
     national team" keeps the squad, not X alone, where X's club has no other)."""
-    (tmp_path / "squads.tsv").write_text(_squads_kb(), encoding="utf-8")
-    engine = Engine(Workspace(tmp_path / "home"))
-    engine.workspace.import_file(tmp_path / "squads.tsv", name="squads")
+    engine = _imported(tmp_path, "squads", _squads_kb())
     for question in ("Name the other players at Al Reed's club who play his position",
                      "who else plays in Al Reed's position for Al Reed's club?"):
         trace = engine.ask(question, kb="squads")
@@ -1334,9 +1338,7 @@ def test_a_walk_back_to_the_topic_leaves_the_plan_that_ends_there(tmp_path: Path
     ending there may answer X — it is not skipped as a dead walk."""
     kb = _squads_kb() + ("Ash Rovers\tcaptain\tBo Reed\nElm United\tcaptain\tCy Stone\n"
                          "Ash Rovers\tclub country\tEngland\nElm United\tclub country\tWales\n")
-    (tmp_path / "squads.tsv").write_text(kb, encoding="utf-8")
-    engine = Engine(Workspace(tmp_path / "home"))
-    engine.workspace.import_file(tmp_path / "squads.tsv", name="squads")
+    engine = _imported(tmp_path, "squads", kb)
     trace = engine.ask("Ash Rovers' captain plays his club football where?", kb="squads")
     assert trace.answer_labels == ["Ash Rovers"]
     assert [s.candidates for s in trace.steps][:2] == [1, 0]  # the longer plan's walk back
@@ -1353,9 +1355,7 @@ def test_a_capitalised_word_that_is_no_label_may_name_a_shared_value_by_meaning(
         player = f"Player {p}"
         rows += [(player, "plays for club", ("Ash Rovers", "Elm United")[p % 2]),
                  (player, "nationality", countries[p % 3])]
-    (tmp_path / "nations.tsv").write_text("".join("\t".join(r) + "\n" for r in rows), "utf-8")
-    engine = Engine(Workspace(tmp_path / "home"))
-    engine.workspace.import_file(tmp_path / "nations.tsv", name="nations")
+    engine = _imported(tmp_path, "nations", rows)
     kg = engine.kg("nations")
     qa = analyse("Which Dutch players play for Ash Rovers?", kg)
     dutch = next(m for m in qa.entities if m.text == "Dutch")
