@@ -567,7 +567,7 @@ def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set =
         if w in _WH and _relative(words, i, names):
             break  # "the country *in which* X was born": the noun before it is asked for
         if w in ("who", "whom"):
-            if _ends_with_preposition(words):  # "who does X play for": a team as often
+            if _strands_preposition(words, i):  # "who does X play for": a team as often
                 return AnswerType("", i, choices)
             return AnswerType("person", i, choices)
         if w == "whose":
@@ -639,6 +639,22 @@ def _head_noun(words: list[str], names: set[int]) -> int | None:
             continue
         return end
     return None
+
+
+def _strands_preposition(words: list[str], wh: int) -> bool:
+    """Does the question after "who" leave a preposition without its object — at the end
+    ("who does X play *for*"), or before another preposition or a wh-word ("who does X turn
+    out *for* at international level", "who does X line up *for* when …")? Then "who" is that
+    object: a team or a company as often as a person."""
+    if _ends_with_preposition(words):
+        return True
+    for k in range(wh + 2, len(words) - 1):
+        if words[k] in _STRANDABLE and (words[k + 1] in _STRANDABLE or words[k + 1] in _WH):
+            return True
+    return False
+
+
+_STRANDABLE = frozenset("for with against at to from in on".split())
 
 
 def _ends_with_preposition(words: list[str]) -> bool:

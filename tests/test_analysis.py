@@ -118,6 +118,11 @@ def test_a_word_that_shares_nothing_with_the_relation_name_still_names_it(
         ("is Ann Lee male or female", "choice"),
         ("which people were born in Paris", "person"),
         ("Ann Lee's husband, where was he born", "place"),  # inverted: a question, no relative
+        # "who" as the object of a stranded preposition: a team or a firm as often as a person
+        ("who does Ann Lee work for", ""),
+        ("who does Ann Lee work for at weekends", ""),
+        ("who does Ann Lee play for when the season starts", ""),
+        ("who worked for Ann Lee in Paris", "person"),
     ],
 )
 def test_the_answer_type_comes_from_the_question_word(family, question: str, wh: str) -> None:
