@@ -1703,6 +1703,10 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
     if wh == "choice":
         vec = sem.model.embed(" ".join(qa.answer.choices))
         return _relative_reach(sem, vec, code, reached)
+    if wh == "thing" and _asks_for_a_category(qa):
+        # "what *sort of* movie is X": a category X has — one of few values many share (a
+        # genre, a profession), reached forwards
+        return 1.0 if direction == "out" and sem.shared_values[sem.code[rel_id]] else -1.0
     if wh == "thing" and qa.answer.focus is not None:
         row = next((i for i, t in enumerate(qa.word_tokens) if t == qa.answer.focus), None)
         if row is not None and qa.role_names[row, code] >= NAMES_RELATION \
@@ -1719,6 +1723,16 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
 
 
 NAMES_RELATION = 0.6  # a type noun matching a relation this well names it ("director")
+# English nouns for a category of something: "what *sort* of film", "what *kind* of work"
+CATEGORY_NOUNS = frozenset("sort sorts kind kinds type types category categories".split())
+
+
+def _asks_for_a_category(qa: QuestionAnalysis) -> bool:
+    """Is the noun asked about a word for a category, followed by "of" ("what *kind* of
+    company is X")?"""
+    i = qa.answer.focus
+    return (i is not None and qa.words[i] in CATEGORY_NOUNS and i + 1 < len(qa.words)
+            and qa.words[i + 1] == "of")  # fmt: skip
 
 
 def _names_arrival(qa: QuestionAnalysis, sem: RelationSemantics, code: int) -> bool:

@@ -1369,3 +1369,20 @@ def test_a_capitalised_word_that_is_no_label_may_name_a_shared_value_by_meaning(
                                                       kg).entities)  # fmt: skip
     answers = engine.ask("Which Dutch players play for Ash Rovers?", kb="nations").answer_labels
     assert sorted(answers) == ["Player 0", "Player 12", "Player 18", "Player 6"]
+
+
+def test_a_category_noun_asks_for_a_shared_value(tmp_path: Path) -> None:
+    """ "what *sort of* film is X": the answer is a category X has — one of few values many
+    films share (a genre), not its director (one per film); the answer-type fit says so."""
+    rows = []
+    for f in range(21):
+        rows += [(f"Film {f}", "directed by", f"Director {f}"),
+                 (f"Film {f}", "has genre", ("Drama", "Comedy", "Horror")[f % 3])]
+    engine = _imported(tmp_path, "films", rows)
+    for question in ("what sort of film is Film 4", "what kind of movie is Film 4"):
+        assert engine.ask(question, kb="films").answer_labels == ["Comedy"], question
+    kg = engine.kg("films")
+    qa = analyse("what sort of film is Film 4", kg)
+    fits = {kg.label(p.hops[0][0]): p.features["type_thing"]
+            for p in Planner(kg).plans(qa, limit=10) if len(p.hops) == 1}
+    assert fits == {"has genre": 1.0, "directed by": -1.0}
