@@ -460,7 +460,7 @@ def _entity_mentions(clean, spans, bracketed, kg: KnowledgeGraph, words) -> list
             if not ids and j - i <= 2 and not in_brackets:
                 ids, variant = _variant_ids(kg, text), True
             if not ids and j - i == 1 and text[:1].isupper() and text.isalpha() \
-                    and words[i] not in _WH and words[i] not in _FRAME:  # fmt: skip
+                    and words[i] not in STOPWORDS and words[i] not in _FRAME:  # fmt: skip
                 ids = _value_by_meaning(kg, text)
             if not ids:
                 if j - i >= 2 and not _may_grow(kg, text):
@@ -643,18 +643,22 @@ def _head_noun(words: list[str], names: set[int]) -> int | None:
 
 def _strands_preposition(words: list[str], wh: int) -> bool:
     """Does the question after "who" leave a preposition without its object — at the end
-    ("who does X play *for*"), or before another preposition or a wh-word ("who does X turn
+    ("who does X play *for*"), or before another preposition or a clause ("who does X turn
     out *for* at international level", "who does X line up *for* when …")? Then "who" is that
     object: a team or a company as often as a person."""
     if _ends_with_preposition(words):
         return True
     for k in range(wh + 2, len(words) - 1):
-        if words[k] in _STRANDABLE and (words[k + 1] in _STRANDABLE or words[k + 1] in _WH):
+        if words[k] in _STRANDABLE and (words[k + 1] in _STRANDABLE
+                                        or words[k + 1] in _CLAUSE_AFTER):  # fmt: skip
             return True
     return False
 
 
 _STRANDABLE = frozenset("for with against at to from in on".split())
+# a clause that follows a stranded preposition ("… line up *for when* …"); not a relative
+# pronoun, which takes the preposition as its own ("the club *for which* X plays")
+_CLAUSE_AFTER = frozenset("when while whenever".split())
 
 
 def _ends_with_preposition(words: list[str]) -> bool:

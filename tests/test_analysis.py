@@ -123,6 +123,7 @@ def test_a_word_that_shares_nothing_with_the_relation_name_still_names_it(
         ("who does Ann Lee work for at weekends", ""),
         ("who does Ann Lee play for when the season starts", ""),
         ("who worked for Ann Lee in Paris", "person"),
+        ("who works at the firm for which Ann Lee works", "person"),  # a relative pronoun
     ],
 )
 def test_the_answer_type_comes_from_the_question_word(family, question: str, wh: str) -> None:

@@ -250,6 +250,7 @@ class RelationSemantics:
                 if shared and self.kinds[r] == "entity"
                 for n in self.kg.index.reach.get(2 * r, ())
             ))  # fmt: skip
+            self.kg.prefetch(ids)  # one request for their labels on a remote KB
             vecs = (self.model.embed_many([self.kg.label(n) for n in ids]) if ids
                     else np.zeros((0, self.model.dim), np.float32))  # fmt: skip
             self._values = (ids, vecs)
