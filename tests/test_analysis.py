@@ -1387,3 +1387,18 @@ def test_a_category_noun_asks_for_a_shared_value(tmp_path: Path) -> None:
     fits = {kg.label(p.hops[0][0]): p.features["type_thing"]
             for p in Planner(kg).plans(qa, limit=10) if len(p.hops) == 1}
     assert fits == {"has genre": 1.0, "directed by": -1.0}
+
+
+def test_a_walk_back_to_the_topic_tries_the_ranked_plan_ending_there_next(tmp_path: Path) -> None:
+    """ "who is the parent company of X's subsidiaries": a three-hop plan comes back to X at
+    its second hop and finds nothing; the ranked plan that ends there is tried next, before
+    the step limit ends the run on other walks (before: no answer)."""
+    rows = []
+    for h, group in enumerate(("Acme Holdings", "Bolt Group")):
+        for k in range(3):
+            unit = f"{group.split()[0]} Unit {k}"
+            rows += [(group, "subsidiary", unit), (unit, "parent organization", group)]
+        rows.append((group, "founded by", f"Founder {h}"))
+    engine = _imported(tmp_path, "groups", rows)
+    trace = engine.ask("who is the parent company of Bolt Group's subsidiaries", kb="groups")
+    assert trace.answer_labels == ["Bolt Group"]

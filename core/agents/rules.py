@@ -237,7 +237,11 @@ class RuleAgent:
         if last is not None and last.action.kind == "hop":
             # a plan starting with the same empty walk would find nothing again: skip it
             prefix = (failed.anchor, tuple(failed.hops[: run.hop_i]))
-            (run.back_to_topic if self._back_to_topic(last) else run.failed).add(prefix)
+            if self._back_to_topic(last):
+                run.back_to_topic.add(prefix)
+                self._end_at_topic(run, failed, list(prefix[1]))
+            else:
+                run.failed.add(prefix)
         run.plan_i += 1
         while run.plan_i < len(run.plans) and self._dead(run, run.plan):
             run.plan_i += 1
@@ -256,6 +260,18 @@ class RuleAgent:
         action = self._next_hop(state, 0)
         action.details["switched_because"] = why
         return action
+
+    @staticmethod
+    def _end_at_topic(run: RulePlanRun, failed: Plan, hops: list) -> None:
+        """A walk that came back only to the topic: where a ranked plan is that walk and may
+        answer its topic ("who owns X's subsidiaries?" is X), it is tried next, before the
+        step limit ends the run on other walks."""
+        later = run.plans[run.plan_i + 1 :]
+        ending = next((p for p in later if p.anchor == failed.anchor and p.hops == hops
+                       and not p.exclude_topic), None)  # fmt: skip
+        if ending is not None:
+            run.plans.remove(ending)
+            run.plans.insert(run.plan_i + 1, ending)
 
     def _back_to_topic(self, last: Step) -> bool:
         """Did an empty hop come back only to the topic entity (which it leaves out)?"""
