@@ -497,10 +497,11 @@ def _value_by_meaning(kg: KnowledgeGraph, word: str) -> list[str]:
     clearly nearer than the next (by VALUE_MARGIN)."""
     if len(word) < 4:
         return []
-    ids, vecs = semantics_for(kg).shared_value_nodes()
+    sem = semantics_for(kg)
+    ids, vecs = sem.shared_value_nodes()
     if len(ids) < 2:
         return []
-    sims = vecs @ semantics_for(kg).model.embed_words([word])[0]
+    sims = vecs @ sem.model.embed_words([word])[0]
     first, second = np.argsort(-sims)[:2]
     if sims[first] >= VALUE_NEAR and sims[first] - sims[second] >= VALUE_MARGIN:
         return [ids[int(first)]]
@@ -645,8 +646,8 @@ def _strands_preposition(words: list[str], wh: int) -> bool:
     """Does the question after "who" leave a preposition without its object — at the end
     ("who does X play *for*"), or before another preposition or a clause ("who does X turn
     out *for* at international level", "who does X line up *for* when …")? Then "who" is that
-    object: a team or a company as often as a person."""
-    if _ends_with_preposition(words):
+    object: a team or a company as often as a person ("by" asks for an agent)."""
+    if next((w for w in reversed(words) if w), "") in _STRANDABLE:
         return True
     for k in range(wh + 2, len(words) - 1):
         if words[k] in _STRANDABLE and (words[k + 1] in _STRANDABLE
@@ -659,13 +660,6 @@ _STRANDABLE = frozenset("for with against at to from in on".split())
 # a clause that follows a stranded preposition ("… line up *for when* …"); not a relative
 # pronoun, which takes the preposition as its own ("the club *for which* X plays")
 _CLAUSE_AFTER = frozenset("when while whenever".split())
-
-
-def _ends_with_preposition(words: list[str]) -> bool:
-    """ "who does X play for", "who does X work with": "who" asks for the object of a
-    preposition, as often a team or a company as a person ("by" asks for an agent)."""
-    last = next((w for w in reversed(words) if w), "")
-    return last in ("for", "with", "against", "at", "to", "from", "in", "on")
 
 
 def _relative(words: list[str], i: int, names: set[int]) -> bool:

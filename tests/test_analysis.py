@@ -465,6 +465,11 @@ def test_a_question_of_names_only_still_ranks_its_plans(family) -> None:
 
 # -- relations named by what they reach, and the contextual encoder ------------------------------
 
+
+def _tsv(rows) -> str:
+    """Triples as the lines of a TSV file (subject, relation, object)."""
+    return "".join("\t".join(r) + "\n" for r in rows)
+
 def _work_kb() -> str:
     """Eight people with nine attributes each; only two have an employer, so `employer` is not
     among the most common next steps after a hop."""
@@ -492,7 +497,7 @@ def _work_kb() -> str:
         ("France", "currency", "euro"),
         ("Spain", "currency", "euro"),
     ]
-    return "".join("\t".join(r) + "\n" for r in rows)
+    return _tsv(rows)
 
 
 def test_a_relation_named_only_by_what_it_reaches_is_planned(tmp_path: Path) -> None:
@@ -1036,7 +1041,7 @@ def _deaths_kb() -> str:
     rows += [(c, "instanceOf", "country") for c in countries.values()]
     rows += [(v, "instanceOf", "disease") for v in ("pneumonia", "stroke")]
     rows += [(v, "instanceOf", "occupation") for v in ("teacher", "farmer", "writer")]
-    return "".join("\t".join(r) + "\n" for r in rows)
+    return _tsv(rows)
 
 
 @pytest.mark.parametrize(("question", "country", "cause"), [
@@ -1093,7 +1098,7 @@ def _moves_kb() -> str:
         for j, firm in enumerate(firms):
             rows += [(f"{f} {firm.split()[0]}son", "employer", firm),
                      (f"{f} {firm.split()[0]}son", "former employer", firms[(j + 1 + i % 3) % 4])]
-    return "".join("\t".join(r) + "\n" for r in rows)
+    return _tsv(rows)
 
 
 @pytest.mark.parametrize(("question", "now", "before", "asked"), [
@@ -1133,7 +1138,7 @@ def test_the_topic_is_an_answer_when_the_walk_back_has_a_word_of_its_own(tmp_pat
     names = [f"{first} {last}" for first in ("Ann", "Cy", "Di")
              for last in ("Lee", "Fox", "Kim", "Orr")]  # fmt: skip
     rows = [(name, "birth city", cities[i % 3]) for i, name in enumerate(names)]
-    (tmp_path / "mix.tsv").write_text("".join("\t".join(r) + "\n" for r in rows), encoding="utf-8")
+    (tmp_path / "mix.tsv").write_text(_tsv(rows), encoding="utf-8")
     engine = Engine(Workspace(tmp_path / "home"))
     engine.workspace.import_file(tmp_path / "mix.tsv", name="mix")
     leeds = sorted(s for s, r, o in rows if r == "birth city" and o == "Leeds")
@@ -1164,7 +1169,7 @@ def _hospitals_kb() -> str:
             doctor = f"Dr {('Ames', 'Birch', 'Cole')[h]} {d}"
             rows += [(doctor, "works at", hospital),
                      (doctor, "specialty", ("surgeon", "radiologist", "pediatrician")[d % 3])]
-    return "".join("\t".join(r) + "\n" for r in rows)
+    return _tsv(rows)
 
 
 def test_a_plural_asks_for_several_answers(tmp_path: Path) -> None:
@@ -1212,7 +1217,7 @@ def test_a_plural_is_not_answered_by_a_one_valued_relation_on_the_football_kb(tm
 def _imported(tmp_path: Path, name: str, rows: str | list[tuple[str, str, str]]) -> Engine:
     """An engine over a small KB written in the test (TSV text or triples), imported as
     `name`."""
-    text = rows if isinstance(rows, str) else "".join("\t".join(r) + "\n" for r in rows)
+    text = rows if isinstance(rows, str) else _tsv(rows)
     (tmp_path / f"{name}.tsv").write_text(text, encoding="utf-8")
     engine = Engine(Workspace(tmp_path / "home"))
     engine.workspace.import_file(tmp_path / f"{name}.tsv", name=name)
@@ -1232,7 +1237,7 @@ def _makers_kb() -> str:
             rows += [(firm, "product", item), (item, "manufacturer", firm)]
         rows += [(firm, "chief executive officer", ceo), (ceo, "employer", firm),
                  (ceo, "educated at", school), (firm, "industry", "tools")]
-    return "".join("\t".join(r) + "\n" for r in rows)
+    return _tsv(rows)
 
 
 def test_a_verb_or_a_noun_said_of_the_answers_names_a_stored_inverse_either_way(
@@ -1314,7 +1319,7 @@ def _squads_kb() -> str:
             player = f"{('Al', 'Bo', 'Cy', 'Di', 'Ed', 'Fi')[p]} {('Reed', 'Stone')[c]}"
             rows += [(player, "plays for club", club),
                      (player, "position", ("keeper", "defender", "forward")[p % 3])]
-    return "".join("\t".join(r) + "\n" for r in rows)
+    return _tsv(rows)
 
 
 def test_others_like_the_topic_share_its_value_of_a_named_relation(tmp_path: Path) -> None:
