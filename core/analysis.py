@@ -31,11 +31,15 @@ from core.kg.store import KnowledgeGraph
 from core.text import (
     IRREGULAR_FORMS,
     IRREGULAR_PLURALS,
+    MARKED_MODIFIERS,
+    MARKED_SENSES,
     STOPWORDS,
     content_words,
     is_agent_noun,
     is_plural,
     normalize,
+    senses_said,
+    singular,
     word_forms,
 )
 from core.textmodel import sentence_model
@@ -258,8 +262,8 @@ class Lexicon:
         for form in word_forms(word):
             for rel_id, w in self.by_form.get(form, {}).items():
                 found[rel_id] = max(found.get(rel_id, 0.0), w)
-        if not found and len(word) >= 7:  # compounds: "screenwriter" names "writer"
-            for k in range(2, len(word) - 3):
+        if not found and len(word) >= 8:  # compounds: "screenwriter" names "writer"
+            for k in range(4, len(word) - 3):  # a head of 4+ letters: not "stu-died"
                 tail = self.match(word[k:])
                 if tail:
                     return {rel_id: 0.8 * w for rel_id, w in tail.items()}
@@ -806,6 +810,8 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     elif focus is not None and focus not in whole and lexical[focus].max() > 0 \
             and not _relational(qa.words, rows[focus]):
         _kind_focus(by_role, focus, float(lexical[focus].max()), qa.words[rows[focus]], sem)
+    marked_variants = _marked_variants(qa, skip, sem)
+    _name_variants(by_role, marked_variants)
     qa.explains = np.hstack([np.maximum(by_role, qa.reach), pad])
     qa.named = np.hstack([scores, pad])
     qa.role_names = np.hstack([by_role, pad])
@@ -814,7 +820,44 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     by_form = np.repeat(lexical, 2, axis=1)
     for rel, inverse in sem.inverse.items():
         by_form[:, 2 * sem.code[rel] + 1] = lexical[:, sem.code[inverse]]
+    _name_variants(by_form, marked_variants)
     qa.role_lex = np.hstack([by_form, pad])
+
+
+def _marked_variants(qa: QuestionAnalysis, skip: set[int], sem: RelationSemantics
+                     ) -> list[tuple[int, int]]:  # fmt: skip
+    """(marked relation, plain relation) pairs where the question says the sense the marked
+    one carries and the two share a head: "who *previously played* for X", "who *used to*
+    play for X" ask for `former club` as much as "played" names `plays for club`."""
+    senses = said_senses(qa, skip)
+    if not senses:
+        return []
+    labels = sem.label_sets
+    return [(m, p) for m, carried in enumerate(sem.marked_senses) if carried & senses
+            for p, words in enumerate(labels)
+            if p != m and not sem.marked_senses[p] and words & (labels[m] - MARKED_MODIFIERS)]
+
+
+def said_senses(qa: QuestionAnalysis, skip: set[int]) -> set[int]:
+    """The marked senses (indexes into core.text.MARKED_SENSES) the question says outside
+    the tokens in `skip` (its names): by a word of the sense or one of its forms ("*past*
+    teams", "*formerly*"), or by "*used to*"; "how (many years) *old*" asks for an age."""
+    said = {w for i, w in enumerate(qa.words) if w and i not in skip}
+    if qa.answer.wh == "number":
+        said.discard("old")
+    forms = said | {f for w in said for f in word_forms(w)}
+    senses = {j for j, sense in enumerate(MARKED_SENSES)
+              if sense & forms or any(word_forms(m) & forms for m in sense)}  # fmt: skip
+    return senses | {j for i, w in enumerate(qa.words) if w == "used" and i not in skip
+                     for j in senses_said(qa.words, i)}  # fmt: skip
+
+
+def _name_variants(by_role: np.ndarray, pairs: list[tuple[int, int]]) -> None:
+    """A word naming a plain relation names its marked variant as well (`_marked_variants`);
+    the planner's `unmarked_modifiers` then prefers the one the sense marks."""
+    for m, p in pairs:
+        for d in (0, 1):
+            np.maximum(by_role[:, 2 * m + d], by_role[:, 2 * p + d], out=by_role[:, 2 * m + d])
 
 
 def _whole_names(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
@@ -1710,7 +1753,9 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
         if row is not None and qa.role_names[row, code] >= NAMES_RELATION \
                 and _names_arrival(qa, sem, code):
             return 1.0  # the noun names the relation that reaches the answer ("which league")
-        vec = sem.model.embed_words([qa.words[qa.answer.focus]])[0]
+        word = qa.words[qa.answer.focus]
+        vec = sem.model.embed_words([word, singular(word)]).sum(axis=0)
+        vec /= max(float(np.linalg.norm(vec)), 1e-9)
         fit = _relative_reach(sem, vec, code, reached)
         if not trusted_only:
             return fit

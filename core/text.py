@@ -121,6 +121,22 @@ def is_plural(word: str) -> bool:
         len(word) > 3 and word.endswith("s") and not word.endswith(_NOT_PLURAL_ENDINGS))
 
 
+def singular(word: str) -> str:
+    """The singular of a plural noun ("teams" -> "team", "cities" -> "city", "wives" ->
+    "wife"); the word itself otherwise. Static word vectors place some plurals oddly (in a
+    football KB "players" and "teams" lie nearer "league" than "player" and "team" do), and
+    the singular names the kind."""
+    if not is_plural(word):
+        return word
+    if word in IRREGULAR_PLURALS:
+        return _IRREGULAR_PLURALS[word]
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return word[:-2]
+    return word[:-1]
+
+
 def normalize(text: str) -> str:
     """Case-, width- and underscore-insensitive form used for every comparison."""
     text = unicodedata.normalize("NFKC", text).replace("_", " ").casefold()
@@ -150,6 +166,31 @@ MARKED_SENSES = (
     frozenset("second alternative".split()),
 )
 MARKED_MODIFIERS = frozenset().union(*MARKED_SENSES)
+PAST = 0  # the index of the "former" sense
+
+
+def senses_said(words: list[str], i: int) -> set[int]:
+    """The marked senses (indexes into MARKED_SENSES) the word at i says: its own
+    ("*former*", "*previously*"), or the past of English "*used to*" ("who used to play for
+    X" played for X before)."""
+    if words[i] == "used" and i + 1 < len(words) and words[i + 1] == "to":
+        return {PAST}
+    return {j for j, sense in enumerate(MARKED_SENSES) if words[i] in sense}
+
+
+# English verbs whose event noun is not of their stem ("born" / "birth", "died" / "death"):
+# "where was X *born*" names `place of birth` as "where was X *educated*" names `education`
+_EVENT_NOUNS = {
+    "born": "birth",
+    "die": "death",
+    "died": "death",
+    "dies": "death",
+    "dying": "death",
+    "dead": "death",
+    "marry": "marriage",
+    "married": "marriage",
+    "marries": "marriage",
+}
 
 
 @lru_cache(maxsize=65536)
@@ -165,6 +206,8 @@ def word_forms(word: str, patient: bool = False) -> frozenset[str]:
     word = word.casefold()
     base = _IRREGULAR.get(word, word)
     forms = {_STEMMER.stemWord(base), _STEMMER.stemWord(word)}
+    if word in _EVENT_NOUNS:
+        forms.add(_STEMMER.stemWord(_EVENT_NOUNS[word]))
     for suffix in (*_AGENT_SUFFIXES, *(_PATIENT_SUFFIXES if patient else ())):
         if base.endswith(suffix) and len(base) - len(suffix) >= 3:
             root = base[: -len(suffix)]

@@ -35,11 +35,12 @@ from core.analysis import (
     path_reach,
     role_codes,
     rule_type_fit,
+    said_senses,
 )
 from core.constraints import Comparison
 from core.kg.semantics import semantics_for
 from core.kg.store import KnowledgeGraph
-from core.text import MARKED_MODIFIERS, MARKED_SENSES, word_forms
+from core.text import MARKED_MODIFIERS, senses_said
 from core.textmodel import sentence_model
 
 Hop = tuple[str, str]  # (relation id, "out" | "in")
@@ -660,13 +661,7 @@ class Planner:
         carries ("X's *past* teams" is `former club`, not `plays for club`)."""
         key = ("marked", *((u.start, u.end) for u in used))
         if key not in qa._cache:
-            names = {i for u in used for i in range(u.start, u.end)}
-            said = {w for i, w in enumerate(qa.words) if i not in names}
-            if qa.answer.wh == "number":
-                said.discard("old")  # "how (many years) old": an age, not a past
-            said |= {f for w in said for f in word_forms(w)}
-            senses = {j for j, sense in enumerate(MARKED_SENSES)
-                      if sense & said or any(word_forms(m) & said for m in sense)}  # fmt: skip
+            senses = said_senses(qa, {i for u in used for i in range(u.start, u.end)})
             out = np.zeros(2 * len(self.sem.rel_ids) + 1)
             marked_heads: set[str] = set()
             labels = self.sem.label_sets
@@ -738,7 +733,7 @@ class Planner:
         for i, w in enumerate(qa.words):
             if not w or i in inside:
                 continue
-            senses = {j for j, sense in enumerate(MARKED_SENSES) if w in sense}
+            senses = senses_said(qa.words, i)
             if not senses:
                 continue
             after = [(u.start - i, k) for k, u in enumerate(used) if 0 < u.start - i <= MARK_REACH]

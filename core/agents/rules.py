@@ -37,6 +37,14 @@ TOPIC_ANSWER = 0.5  # score factor of the topic entity as an answer: after every
 MIN_ANSWER_REWARD = 0.01  # about zero: the judge finds nothing of the question; answer nothing
 DETOUR_REWARD = 0.5  # an uncued out-and-back detour below this answers another question
 EXTEND_MARGIN = 1.0  # a longer plan is walked on only if it scores this close to the current
+
+
+def _type_fit(plan: Plan) -> float:
+    """How well where the plan ends fits the kind of answer asked for (its `type_*`
+    features: one is set, in [-1, 1]) — but for "who", which is said of firms and clubs as
+    well ("who are X's rivals")."""
+    return sum(v for k, v in plan.features.items()
+               if k.startswith("type_") and k not in ("type_rule", "type_person"))
 SWITCH_LOSS = 0.3  # after an empty query, another plan is tried only if it explains about as much
 
 
@@ -303,7 +311,10 @@ class RuleAgent:
         for i, other in enumerate(plans):
             if other.features.get("coverage", 0) <= base.features.get("coverage", 0) + 0.05:
                 continue
-            if other.score < base.score - EXTEND_MARGIN:
+            # a longer plan that also gives the kind of answer asked for where the current
+            # one does not ("in which *country* was X born": a city) may score further below
+            gain = min(1.0, max(0.0, _type_fit(other) - _type_fit(base)))
+            if other.score < base.score - EXTEND_MARGIN * (1 + gain):
                 continue
             # "which *movies*" asks for things: a hop on to bare values (genres, tags) explains
             # the noun by what the values sound like, not by what was asked for
