@@ -705,7 +705,11 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
     *drama* films", "French-language films": a value of the KB or part of a hyphenated
     compound)."""
     start = None
-    for k in range(i + 1, min(len(words), i + 6)):
+    # "which *of* X's teammates …": the partitive's noun is asked for, past the owner's name
+    partitive = i + 1 < len(words) and words[i + 1] == "of"
+    for k in range(i + 1, min(len(words), i + (10 if partitive else 6))):
+        if k in names and partitive:
+            continue
         if k in names:
             break  # "what does X act in": the question word asks no noun
         w = words[k]

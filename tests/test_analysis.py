@@ -1478,3 +1478,21 @@ def test_a_walk_back_to_the_topic_tries_the_ranked_plan_ending_there_next(tmp_pa
     engine = _imported(tmp_path, "groups", rows)
     trace = engine.ask("who is the parent company of Bolt Group's subsidiaries", kb="groups")
     assert trace.answer_labels == ["Bolt Group"]
+
+
+def test_a_word_that_clearly_prefers_a_relation_names_it_for_a_path(tmp_path: Path) -> None:
+    """ "the person *leading* X", "*graduate* from" match `chief executive officer` and
+    `educated at` only weakly (below NAMED_AT) but clearly better than anything else: the
+    path over both is tried, and answers."""
+    engine = _imported(tmp_path, "makers", _makers_kb())
+    for question, expected in (
+            ("What school did the person leading Bolt Forge graduate from?", ["Lake College"]),
+            ("What school did the person leading Crest Mills graduate from?", ["Hill College"]),
+    ):  # fmt: skip
+        assert engine.ask(question, kb="makers").answer_labels == expected, question
+
+
+def test_which_of_asks_for_the_noun_of_its_of_phrase(family) -> None:
+    """ "which *of* X's N …" asks for the N, past the owner's name (not for nothing)."""
+    qa = analyse("Which of Ann Lee's children are lawyers?", family.kg("family"))
+    assert qa.answer.wh == "thing" and qa.words[qa.answer.focus] == "children"
