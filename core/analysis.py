@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core.constraints import Comparison, find_comparisons
-from core.kg.semantics import RelationSemantics, semantics_for
+from core.kg.semantics import RelationSemantics, label_parts, semantics_for
 from core.kg.store import KnowledgeGraph
 from core.text import (
     IRREGULAR_FORMS,
@@ -95,6 +95,7 @@ NEED_AT = 0.32  # a word matching no relation better than this barely needs expl
 NEED_WIDTH = 0.05
 REACH_WEIGHT = 0.8  # a type word ("which city") explained by what a hop reaches
 LEX_BASE = 0.55  # a morphological match ("directed" ~ "directed by") scores at least this
+MODIFIER_SHARE = 0.5  # the weight of a word in a label it only qualifies, where it heads another
 HOP_EXPLAINED = 0.4  # a hop some word matches at least this well is explained
 HOP_NAMED_WORD = 0.3  # ... and its word is said to name it (the word `hop_kind` reads)
 PLACE_NAMES = 0.55  # a word naming a path relation this well is a place of the question
@@ -233,11 +234,17 @@ class Lexicon:
 
     def __init__(self, kg: KnowledgeGraph):
         forms_by_rel: dict[str, set[str]] = {}
+        modifiers_by_rel: dict[str, set[str]] = {}
+        heads: set[str] = set()
         for rel in kg.relations:
+            text = rel.words.replace(".", " ")
             forms = set()
-            for word in content_words(rel.words.replace(".", " ")):
+            for word in content_words(text):
                 forms |= {f for f in word_forms(word, patient=True) if len(f) >= 3}
             forms_by_rel[rel.id] = forms
+            head_words, modifier_words = label_parts(text)
+            heads |= {singular(w) for w in head_words}
+            modifiers_by_rel[rel.id] = {singular(w) for w in modifier_words}
         df: dict[str, int] = defaultdict(int)
         for forms in forms_by_rel.values():
             for f in forms:
@@ -246,8 +253,17 @@ class Lexicon:
         self._cache: dict[str, dict[str, float]] = {}
         self.by_form: dict[str, dict[str, float]] = defaultdict(dict)
         for rel_id, forms in forms_by_rel.items():
+            # its modifiers that head another label: the same word, not merely a shared stem
+            # ("national" qualifies `national team`; "nationality" is another word)
+            qualifying = {f for w in modifiers_by_rel[rel_id] & heads
+                          for f in word_forms(w, patient=True)}  # fmt: skip
             for f in forms:
-                self.by_form[f][rel_id] = math.log(1 + n / df[f]) / math.log(1 + n)
+                weight = math.log(1 + n / df[f]) / math.log(1 + n)
+                if f in qualifying:
+                    # "coach" heads `head coach` and only qualifies `coach nationality` (a
+                    # nationality): it names the relation it heads rather than this one
+                    weight *= MODIFIER_SHARE
+                self.by_form[f][rel_id] = weight
 
     def match(self, word: str) -> dict[str, float]:
         """Relations a question word names by its form, with weights in (0, 1]."""

@@ -1496,3 +1496,25 @@ def test_which_of_asks_for_the_noun_of_its_of_phrase(family) -> None:
     """ "which *of* X's N …" asks for the N, past the owner's name (not for nothing)."""
     qa = analyse("Which of Ann Lee's children are lawyers?", family.kg("family"))
     assert qa.answer.wh == "thing" and qa.words[qa.answer.focus] == "children"
+
+
+def test_a_word_names_the_relation_it_heads_more_than_one_it_qualifies(tmp_path: Path) -> None:
+    """ "coach" heads `head coach` and only qualifies `coach nationality` (a nationality):
+    "who coaches Spain" is Spain's head coach, not the coaches of Spanish nationality. A
+    shared stem is not the same word: "national" still names `national team` fully though
+    "nationality" heads another label."""
+    rows = []
+    for i, (country, coach) in enumerate((("Spain", "Ana Ruiz"), ("Italy", "Bo Conti"),
+                                          ("France", "Cy Blanc"))):  # fmt: skip
+        rows += [(country, "head coach", coach),
+                 (coach, "coach nationality", ("Italy", "France", "Spain")[i]),
+                 (f"Player {i}", "national team", country),
+                 (f"Player {i}", "nationality", ("France", "Spain", "Italy")[i])]
+    engine = _imported(tmp_path, "coaches", rows)
+    kg = engine.kg("coaches")
+    weights = {kg.label(r): w for r, w in lexicon_for(kg).match("coach").items()}
+    assert weights["head coach"] > weights["coach nationality"]
+    weights = {kg.label(r): w for r, w in lexicon_for(kg).match("national").items()}
+    assert weights["national team"] == weights["nationality"]
+    assert engine.ask("who coaches Spain", kb="coaches").answer_labels == ["Ana Ruiz"]
+    assert engine.ask("who is the coach of Italy", kb="coaches").answer_labels == ["Bo Conti"]
