@@ -42,6 +42,7 @@ from core.text import (
     singular,
     word_forms,
 )
+from core.text import tokens as label_tokens
 from core.textmodel import sentence_model
 
 _TOKEN = re.compile(r"\w+(?:[.'’&]\w+)*|[^\w\s]", re.UNICODE)
@@ -243,7 +244,8 @@ class Lexicon:
                 forms |= {f for f in word_forms(word, patient=True) if len(f) >= 3}
             forms_by_rel[rel.id] = forms
             head_words, modifier_words = label_parts(text)
-            heads |= {singular(w) for w in head_words}
+            if label_tokens(text)[-1:] and label_tokens(text)[-1] not in STOPWORDS:
+                heads |= {singular(w) for w in head_words}  # not a verb's: "plays *for*"
             modifiers_by_rel[rel.id] = {singular(w) for w in modifier_words}
         df: dict[str, int] = defaultdict(int)
         for forms in forms_by_rel.values():

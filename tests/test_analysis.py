@@ -1502,19 +1502,24 @@ def test_a_word_names_the_relation_it_heads_more_than_one_it_qualifies(tmp_path:
     """ "coach" heads `head coach` and only qualifies `coach nationality` (a nationality):
     "who coaches Spain" is Spain's head coach, not the coaches of Spanish nationality. A
     shared stem is not the same word: "national" still names `national team` fully though
-    "nationality" heads another label."""
+    "nationality" heads another label; a verb's label ("plays for") heads nothing."""
     rows = []
     for i, (country, coach) in enumerate((("Spain", "Ana Ruiz"), ("Italy", "Bo Conti"),
                                           ("France", "Cy Blanc"))):  # fmt: skip
         rows += [(country, "head coach", coach),
                  (coach, "coach nationality", ("Italy", "France", "Spain")[i]),
                  (f"Player {i}", "national team", country),
-                 (f"Player {i}", "nationality", ("France", "Spain", "Italy")[i])]
+                 (f"Player {i}", "nationality", ("France", "Spain", "Italy")[i]),
+                 (f"Player {i}", "plays for", f"Club {i}"),
+                 (f"Player {i}", "plays position", ("keeper", "defender", "forward")[i])]
     engine = _imported(tmp_path, "coaches", rows)
     kg = engine.kg("coaches")
     weights = {kg.label(r): w for r, w in lexicon_for(kg).match("coach").items()}
     assert weights["head coach"] > weights["coach nationality"]
     weights = {kg.label(r): w for r, w in lexicon_for(kg).match("national").items()}
     assert weights["national team"] == weights["nationality"]
+    # a verb's label ("plays for") has no head noun: "play" names both "plays" labels alike
+    weights = {kg.label(r): w for r, w in lexicon_for(kg).match("play").items()}
+    assert weights["plays for"] == weights["plays position"]
     assert engine.ask("who coaches Spain", kb="coaches").answer_labels == ["Ana Ruiz"]
     assert engine.ask("who is the coach of Italy", kb="coaches").answer_labels == ["Bo Conti"]
