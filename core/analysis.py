@@ -584,6 +584,9 @@ def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set =
     """who -> person; where -> place; when / what year -> time; how many / old / tall ->
     number; what / which N -> N; "A or B" -> a choice; else the head noun of the request."""
     choices = _choices(words, names)
+    last = _afterthought(words, names)
+    if last is not None:  # "Where was X born - *which country*?": the later, narrower ask
+        return _which_noun(words, last, names, modifiers, choices)
     for i, w in enumerate(words):
         if i in names:
             continue  # "When Ladies Meet" is a title, not a question word
@@ -604,14 +607,7 @@ def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set =
         if w == "how" and i + 1 < len(words) and words[i + 1] in _HOW_NUMBER:
             return AnswerType("number", i + 1, choices)
         if w in ("what", "which"):
-            k = _next_content(words, i, names, modifiers)
-            if k is not None and words[k] in _TIME_NOUNS:
-                return AnswerType("time", k, choices)
-            if k is not None and words[k] in PERSON_NOUNS:
-                return AnswerType("person", k, choices)
-            if choices:
-                return AnswerType("choice", k, choices)
-            return AnswerType("thing" if k is not None else "", k, choices)
+            return _which_noun(words, i, names, modifiers, choices)
     if choices:
         return AnswerType("choice", None, choices)
     # no question word: "name the city where …", "Liverpool-born players?", and a
@@ -620,6 +616,32 @@ def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set =
     if k is not None and words[k] in PERSON_NOUNS:
         return AnswerType("person", k, choices)
     return AnswerType("thing" if k is not None else "", k, choices)
+
+
+def _which_noun(words: list[str], i: int, names: set[int], modifiers: frozenset | set,
+                choices: tuple) -> AnswerType:  # fmt: skip
+    """The answer type of "what / which N" at i: a time, a person or a thing by the noun."""
+    k = _next_content(words, i, names, modifiers)
+    if k is not None and words[k] in _TIME_NOUNS:
+        return AnswerType("time", k, choices)
+    if k is not None and words[k] in PERSON_NOUNS:
+        return AnswerType("person", k, choices)
+    if choices:
+        return AnswerType("choice", k, choices)
+    return AnswerType("thing" if k is not None else "", k, choices)
+
+
+def _afterthought(words: list[str], names: set[int]) -> int | None:
+    """The "which" / "what" of a short ask after a dash or comma that ends the question
+    ("Where does X play - *which* country?", "X's captain was born where, *what* city?")."""
+    for p in range(len(words) - 2, 0, -1):
+        if words[p] not in ("which", "what"):
+            continue
+        rest = [k for k in range(p + 1, len(words)) if words[k]]
+        if words[p - 1] in ("", "-", "–") and 0 < len(rest) <= 2 and not set(rest) & names:
+            return p
+        return None
+    return None
 
 
 def _copula_after_noun(words: list[str], i: int) -> bool:

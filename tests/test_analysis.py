@@ -1523,3 +1523,15 @@ def test_a_word_names_the_relation_it_heads_more_than_one_it_qualifies(tmp_path:
     assert weights["plays for"] == weights["plays position"]
     assert engine.ask("who coaches Spain", kb="coaches").answer_labels == ["Ana Ruiz"]
     assert engine.ask("who is the coach of Italy", kb="coaches").answer_labels == ["Bo Conti"]
+
+
+def test_an_afterthought_narrows_the_answer_type(family) -> None:
+    """ "Where was X born - *which country*?": the short ask after the dash says what kind of
+    place; the country, not the city, answers."""
+    kg = family.kg("family")
+    qa = analyse("Where was Dan Lee born - which country?", kg)
+    assert qa.answer.wh == "thing" and qa.words[qa.answer.focus] == "country"
+    assert answers(family, "Where was Dan Lee born - which country?") == ["Germany"]
+    assert analyse("Where was Dan Lee born?", kg).answer.wh == "place"
+    # a "which" that starts a longer clause is no afterthought
+    assert analyse("Where, and in which city, was Dan Lee born?", kg).answer.wh == "place"
