@@ -1588,6 +1588,7 @@ def anchor_kind(qa: QuestionAnalysis, kg: KnowledgeGraph, node: str,
             near = [
                 mention is None or mention.start - APPOSITION <= t < mention.start
                 or _compound_after(qa.words, mention, t)
+                or _possessed_modifier(qa.words, mention, t)
                 for t in qa.word_tokens
             ]
             out = np.where(near, kind, -np.inf).astype(np.float32)
@@ -1603,12 +1604,26 @@ def _apposed(words: list[str], mention: EntityMention, t: int) -> bool:
     "the X *national team*" (not "*employs* X", "*headquarters* in X")?"""
     at = mention.start
     if mention.end < len(words) and words[mention.end] == "'s":
-        return False  # "the captain of *X's club*": the phrase is X's club, not X
+        # "the captain of *X's club*": the phrase is X's club, not X — but for the modifier
+        # of a compound X owns ("X's *club* captain": X is the club)
+        return _possessed_modifier(words, mention, t)
     if t == at - 1:
         return at >= 2 and words[at - 2] in ("the", "a", "an")
     if t == at - 2 and words[at - 1] == "of":
         return at >= 3 and words[at - 3] in ("the", "a", "an")
     return _compound_after(words, mention, t)
+
+
+def _possessed_modifier(words: list[str], mention: EntityMention, t: int) -> bool:
+    """Is token t the first noun of a compound right after the name's possessive ("X's
+    *club* captain", "X's *club* crest"; not "X's *wife* born …")? It may say what X is, as
+    "the *club* X" does."""
+    def noun(k: int) -> bool:
+        return k < len(words) and words[k].isalpha() and words[k] not in STOPWORDS \
+            and words[k] not in _WH
+
+    return (mention.end < len(words) and words[mention.end] == "'s" and t == mention.end + 1
+            and noun(t) and noun(t + 1) and not _verb_form(words[t + 1]))  # fmt: skip
 
 
 def _compound_after(words: list[str], mention: EntityMention, t: int) -> bool:

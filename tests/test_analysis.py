@@ -1535,3 +1535,23 @@ def test_an_afterthought_narrows_the_answer_type(family) -> None:
     assert analyse("Where was Dan Lee born?", kg).answer.wh == "place"
     # a "which" that starts a longer clause is no afterthought
     assert analyse("Where, and in which city, was Dan Lee born?", kg).answer.wh == "place"
+
+
+@pytest.mark.slow  # imports a dev KB of 6k triples
+def test_the_modifier_of_a_compound_a_name_owns_may_say_what_the_name_is(tmp_path) -> None:
+    """ "SC Minho's *club* captain": "club" says what SC Minho is (as in "the club SC
+    Minho"), so it needs no hop — before, the walk went on to the captain's club's captain.
+    Said of a player, "X's club captain" still walks to X's club first."""
+    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "football" / "kb.tsv"
+    rows = [r.split("\t") for r in kb.read_text(encoding="utf-8").splitlines()]
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="football")
+    engine = Engine(workspace)
+    captain = {s: o for s, r, o in rows if r == "captain"}
+    club = {s: o for s, r, o in rows if r == "playsForClub"}
+    for name in ("SC Minho", "Naniwa Osaka"):
+        question = f"Who is {name}'s club captain?"
+        assert engine.ask(question, kb="football").answer_labels == [captain[name]], question
+    player = next(p for p in sorted(club) if club[p] in captain and captain[club[p]] != p)
+    question = f"Who is {player}'s club captain?"
+    assert engine.ask(question, kb="football").answer_labels == [captain[club[player]]]
