@@ -747,8 +747,10 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
     start = None
     # "which *of* X's teammates …": the partitive's noun is asked for, past the owner's name
     partitive = i + 1 < len(words) and words[i + 1] == "of"
+    owned = False  # the noun follows an owner's name: "which of X's *scripts* date from …"
     for k in range(i + 1, min(len(words), i + (10 if partitive else 6))):
         if k in names and partitive:
+            owned = True
             continue
         if k in names:
             break  # "what does X act in": the question word asks no noun
@@ -758,6 +760,8 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
             break
     if start is None:
         return None
+    if owned:
+        return start
     end = start
     while end in modifiers or not words[end]:
         nxt = end + 1

@@ -1496,6 +1496,10 @@ def test_which_of_asks_for_the_noun_of_its_of_phrase(family) -> None:
     """ "which *of* X's N …" asks for the N, past the owner's name (not for nothing)."""
     qa = analyse("Which of Ann Lee's children are lawyers?", family.kg("family"))
     assert qa.answer.wh == "thing" and qa.words[qa.answer.focus] == "children"
+    # the owned noun is the whole ask, even when a KB value ("lawyer"): the verb after it is
+    # no part of it ("which of X's *lawyers* date from …" does not ask for a date)
+    qa = analyse("Which of Ann Lee's lawyers date from 1970?", family.kg("family"))
+    assert qa.answer.wh == "thing" and qa.words[qa.answer.focus] == "lawyers"
 
 
 def test_a_word_names_the_relation_it_heads_more_than_one_it_qualifies(tmp_path: Path) -> None:
