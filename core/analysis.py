@@ -244,8 +244,9 @@ class Lexicon:
                 forms |= {f for f in word_forms(word, patient=True) if len(f) >= 3}
             forms_by_rel[rel.id] = forms
             head_words, modifier_words = label_parts(text)
-            if label_tokens(text)[-1:] and label_tokens(text)[-1] not in STOPWORDS:
-                heads |= {singular(w) for w in head_words}  # not a verb's: "plays *for*"
+            last = label_tokens(text)[-1:]
+            if last and last[0] not in STOPWORDS:  # a verb's label ("plays *for*") heads no kind
+                heads |= {singular(w) for w in head_words}
             modifiers_by_rel[rel.id] = {singular(w) for w in modifier_words}
         df: dict[str, int] = defaultdict(int)
         for forms in forms_by_rel.values():
@@ -1816,7 +1817,7 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
         if row is not None and qa.role_names[row, code] >= NAMES_RELATION \
                 and _names_arrival(qa, sem, code):
             return 1.0  # the noun names the relation that reaches the answer ("which league")
-        word = qa.words[qa.answer.focus]
+        word = qa.words[qa.answer.focus]  # read with its singular, which names the kind
         vec = sem.model.embed_words([word, singular(word)]).sum(axis=0)
         vec /= max(float(np.linalg.norm(vec)), 1e-9)
         fit = _relative_reach(sem, vec, code, reached)

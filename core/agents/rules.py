@@ -37,6 +37,7 @@ TOPIC_ANSWER = 0.5  # score factor of the topic entity as an answer: after every
 MIN_ANSWER_REWARD = 0.01  # about zero: the judge finds nothing of the question; answer nothing
 DETOUR_REWARD = 0.5  # an uncued out-and-back detour below this answers another question
 EXTEND_MARGIN = 1.0  # a longer plan is walked on only if it scores this close to the current
+SWITCH_LOSS = 0.3  # after an empty query, another plan is tried only if it explains about as much
 
 
 def _type_fit(plan: Plan) -> float:
@@ -45,7 +46,6 @@ def _type_fit(plan: Plan) -> float:
     well ("who are X's rivals")."""
     return sum(v for k, v in plan.features.items()
                if k.startswith("type_") and k not in ("type_rule", "type_person"))
-SWITCH_LOSS = 0.3  # after an empty query, another plan is tried only if it explains about as much
 
 
 @dataclass
