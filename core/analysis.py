@@ -38,9 +38,9 @@ from core.text import (
     is_agent_noun,
     is_plural,
     normalize,
-    senses_said,
     singular,
     word_forms,
+    word_senses,
 )
 from core.text import tokens as label_tokens
 from core.textmodel import sentence_model
@@ -898,7 +898,7 @@ def said_senses(qa: QuestionAnalysis, skip: set[int]) -> set[int]:
     senses = {j for j, sense in enumerate(MARKED_SENSES)
               if sense & forms or any(word_forms(m) & forms for m in sense)}  # fmt: skip
     return senses | {j for i, w in enumerate(qa.words) if w == "used" and i not in skip
-                     for j in senses_said(qa.words, i)}  # fmt: skip
+                     for j in word_senses(qa.words, i)}  # fmt: skip
 
 
 def _name_variants(by_role: np.ndarray, pairs: list[tuple[int, int]]) -> None:

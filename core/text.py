@@ -169,7 +169,7 @@ MARKED_MODIFIERS = frozenset().union(*MARKED_SENSES)
 PAST = 0  # the index of the "former" sense
 
 
-def senses_said(words: list[str], i: int) -> set[int]:
+def word_senses(words: list[str], i: int) -> set[int]:
     """The marked senses (indexes into MARKED_SENSES) the word at i says: its own
     ("*former*", "*previously*"), or the past of English "*used to*" ("who used to play for
     X" played for X before)."""

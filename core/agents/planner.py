@@ -40,7 +40,7 @@ from core.analysis import (
 from core.constraints import Comparison
 from core.kg.semantics import semantics_for
 from core.kg.store import KnowledgeGraph
-from core.text import MARKED_MODIFIERS, senses_said
+from core.text import MARKED_MODIFIERS, word_senses
 from core.textmodel import sentence_model
 
 Hop = tuple[str, str]  # (relation id, "out" | "in")
@@ -742,7 +742,7 @@ class Planner:
         for i, w in enumerate(qa.words):
             if not w or i in inside:
                 continue
-            senses = senses_said(qa.words, i)
+            senses = word_senses(qa.words, i)
             if not senses:
                 continue
             after = [(u.start - i, k) for k, u in enumerate(used) if 0 < u.start - i <= MARK_REACH]

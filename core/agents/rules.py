@@ -294,14 +294,13 @@ class RuleAgent:
     def _dead(run: RulePlanRun, plan: Plan) -> bool:
         """Does the plan start with a path that already found nothing (or only the topic
         entity, where the plan goes on from it or never answers it)?"""
-        return any(
-            anchor == plan.anchor and tuple(plan.hops[: len(hops)]) == hops
-            for anchor, hops in run.failed
-        ) or any(
-            anchor == plan.anchor and tuple(plan.hops[: len(hops)]) == hops
-            and (len(plan.hops) > len(hops) or plan.exclude_topic)
+        def starts(anchor: str, hops: tuple) -> bool:
+            return anchor == plan.anchor and tuple(plan.hops[: len(hops)]) == hops
+
+        return any(starts(*walk) for walk in run.failed) or any(
+            starts(anchor, hops) and (len(plan.hops) > len(hops) or plan.exclude_topic)
             for anchor, hops in run.back_to_topic
-        )  # fmt: skip
+        )
 
     @staticmethod
     def _extension(plans: list[Plan], current: int) -> int | None:
