@@ -101,6 +101,7 @@ HOP_EXPLAINED = 0.4  # a hop some word matches at least this well is explained
 HOP_NAMED_WORD = 0.3  # ... and its word is said to name it (the word `hop_kind` reads)
 PLACE_NAMES = 0.55  # a word naming a path relation this well is a place of the question
 HAS_SHARE = 0.5  # a relation this share of a role's nodes have says what those nodes are
+CLAUSE_HEAD_CLEAR = 0.1  # see _score_words: a relative clause's head this clear names a relation
 FOCUS_SYNONYM = 0.75  # the noun asked about names a relation by meaning at this cosine
 ORDER_PULL = 0.03  # per structural rank: an earlier hop takes the word the structure puts first
 SWAP_COST = 0.25  # support two hops may give up to take their words in the structure's order
@@ -839,6 +840,15 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
         # answer is ("which *companies*" is not `industry`) — unless it is said of an owner:
         # "the *kids* of X", "X's *offspring*" name a relation of X like any other noun
         scores[focus] = np.where(scores[focus] >= FOCUS_SYNONYM, scores[focus], -1.0)
+    for row, i in enumerate(rows):
+        top2 = np.sort(scores[row])[-2:] if scores.shape[1] > 1 else None
+        if row != focus and top2 is not None and top2[1] - top2[0] < CLAUSE_HEAD_CLEAR \
+                and _clause_head(qa.words, i):  # fmt: skip
+            # "the *person* who runs X": the noun a relative clause is said of, preferring
+            # no relation clearly, says what the node is; the clause's verb names the
+            # relation (not "person" → `employer`; "the *university* that educated X" still
+            # names `located in` more than any other)
+            scores[row] = np.where(scores[row] >= FOCUS_SYNONYM, scores[row], -1.0)
     scores = np.maximum(scores, lexical)
     qa.scores = scores
     qa.reach = REACH_WEIGHT * sem.reach_scores(vectors)
@@ -1038,6 +1048,16 @@ def _said_of_a_name(qa: QuestionAnalysis, i: int) -> bool:
 _OF_PHRASE = frozenset("of the a an 's".split())
 
 
+def _clause_head(words: list[str], i: int) -> bool:
+    """Is the noun at i the head of a relative clause — "the *person* who runs X", "the
+    *firm* that makes Y", "the *person* managing X" — and not said of an owner ("X's
+    *father* who …")?"""
+    if not 0 < i < len(words) - 2 or words[i - 1] not in ("the", "a", "an"):
+        return False
+    after = words[i + 1]
+    return after in ("who", "that", "whom") or (len(after) > 4 and after.endswith("ing"))
+
+
 def _relational(words: list[str], i: int) -> bool:
     """Is the noun at i used relationally — "the *parents* of X", "X's *parents*" — so
     that it names a relation of X rather than the kind of thing asked for?"""
@@ -1222,6 +1242,18 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         word_row[:, j] = np.where(own, free.argmax(axis=0), col.argmax(axis=0))
         support[:, j] = col[word_row[:, j], cols]
         taken[word_row[:, j], cols] = True
+    for b in range(1, k):  # a hop that had to reuse an earlier hop's word has it to itself
+        for a in range(b):  # where that hop has another word nearly as good ("X's *son*'s
+            shared = (word_row[:, a] == word_row[:, b]) & (paths[:, b] >= 0)  # *spouse*":
+            if b == a + 1:  # (not a walk straight back, whose shape the one word explains)
+                shared &= ~sem.walks_back[paths[:, a], paths[:, b]]
+            alt_col = np.where(taken, -np.inf, got_hops[:, :, a])  # "spouse" reaches the
+            alt = alt_col.argmax(axis=0)  # son too, a little better than "son" names it)
+            got = alt_col[alt, cols]
+            do = shared & (got >= HOP_EXPLAINED) & (got >= support[:, a] - SWAP_COST)
+            word_row[do, a] = alt[do]
+            support[do, a] = got_hops[alt[do], cols[do], a]
+            taken[alt[do], cols[do]] = True
     if used and k > 1:  # hops that took their words in the wrong order swap them when the
         rank = order_ranks(qa, used[0])[np.asarray(qa.word_tokens)[rows]]  # swap costs little
         for a in range(k):
@@ -1484,6 +1516,8 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
     if of_parts:  # "the *nationality* of X's son's partner": each "of" part is a hop
         parts += of_parts
         parts += bool(needy & predicate)
+    elif _focus_names_its_own(qa, needy, last_words | predicate):
+        parts += 1  # "what *nationality* is X's son's spouse": the noun asked about is a hop
     else:  # a predicate, or a noun before the topic other than the one asked about
         before = set(range(topic.start)) - {qa.answer.focus}
         # "who is *in* X's league?": what is in it, a hop beyond the league — where the chain
@@ -1498,6 +1532,21 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
 
 
 _LOCATIVES = frozenset("in at from on within across among into up".split())
+
+
+def _focus_names_its_own(qa: QuestionAnalysis, needy: set[int], chain: set[int]) -> bool:
+    """Does the noun asked about name a relation by its form that no word of the chain's
+    last part or predicate names ("what *nationality* is X's son's spouse"; not "which
+    *club* does X's captain *play* for", where both name `plays for club`)?"""
+    focus = qa.answer.focus
+    if focus is None or focus not in needy or qa.lexical is None:
+        return False
+    rows = {t: r for r, t in enumerate(qa.word_tokens)}
+    own = qa.lexical[rows[focus]]
+    if own.max() < 1.0:
+        return False
+    named = int(np.argmax(own))
+    return not any(qa.lexical[rows[t], named] > 0 for t in chain & needy if t in rows)
 
 
 def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> list[set[int]]:

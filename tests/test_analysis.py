@@ -1229,6 +1229,55 @@ def test_a_type_noun_is_typed_by_its_singular(tmp_path: Path) -> None:
     assert answer_fit(qa, kg, rel["league"], "in") > 0.3
 
 
+
+def _dev_kb(tmp_path: Path, name: str, file: str) -> Engine:
+    """An engine over one of the dev KBs in benchmarks/data."""
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(Path(__file__).resolve().parents[1] / "benchmarks" / "data" / name
+                          / file, name=name)  # fmt: skip
+    return Engine(workspace)
+
+
+@pytest.mark.slow  # imports a dev KB of 8k triples
+def test_a_relative_clauses_head_that_prefers_no_relation_says_what_the_node_is(tmp_path) -> None:
+    """On the business dev KB "the *person* who runs X" read "person" as a relation word
+    (nearest `employer`, then `founded by`, 0.03 apart) and walked to X's founder; the head
+    of a relative clause that prefers no relation clearly says what the node is, and the
+    clause's verb names the relation (the CEO)."""
+    engine = _dev_kb(tmp_path, "business", "kb.nt")
+    kg = engine.kg("business")
+    qa = analyse("Which university did the person who runs Aurelis Markets AG attend?", kg)
+    person = qa.word_tokens.index(qa.words.index("person"))
+    assert qa.need[person] < 0.5
+    trace = engine.ask("Which university did the person who runs Aurelis Markets AG attend?",
+                       kb="business")  # fmt: skip
+    assert trace.answer_labels == ["Royal Harcourt Institute"]
+    # a head that clearly prefers one relation keeps naming it: "the *university* that
+    # educated X's CEO" is still where the walk goes on from (`located in`)
+    qa = analyse("What town hosts the university that educated Amberpath Beverages' CEO?", kg)
+    university = qa.word_tokens.index(qa.words.index("university"))
+    assert qa.need[university] > 0.5
+
+
+@pytest.mark.slow  # imports a dev KB of 8k triples
+def test_each_part_of_a_possessive_chain_keeps_its_own_word(tmp_path: Path) -> None:
+    """ "Rajesh Joshi's *son*'s *spouse*, what *nationality*?": three hops. The noun asked
+    about names a relation no part of the chain names, so it is a hop of its own
+    (`chain_length`), and "spouse" — which reaches X's children a little better than "son"
+    names `child` — does not take the first hop's word as well as its own, so the son is
+    read as a *male* child (core.analysis.hop_kind)."""
+    engine = _dev_kb(tmp_path, "family", "kb.tsv")
+    kg = engine.kg("family")
+    rel = {kg.label(r): r for r in semantics_for(kg).rel_ids}
+    question = "Rajesh Joshi's son's spouse, what nationality?"
+    qa = analyse(question, kg)
+    topic = next(m for m in qa.entities if m.text == "Rajesh Joshi")
+    assert chain_length(qa, topic) == 3
+    hops = [(rel["child"], "out"), (rel["spouse"], "out"), (rel["nationality"], "out")]
+    words = explain(qa, hops, [topic], [], topic.ids[0]).hop_words
+    assert [qa.words[t] for t in words] == ["son", "spouse", "nationality"]
+    assert engine.ask(question, kb="family").answer_labels == ["China"]
+
 def _hospitals_kb() -> str:
     """Three hospitals, each with one director, one chief surgeon and eight doctors of three
     specialties."""
