@@ -1189,6 +1189,11 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         has = focus_has(qa, rows[focus_row])[paths[np.arange(n), last]]
         got_hops[focus_row, np.arange(n), last] = np.maximum(
             got_hops[focus_row, np.arange(n), last], has)
+    timed = _time_of_predicate(qa, rows, paths, used[0].end) if qa.answer.wh == "time" \
+        and used else None  # fmt: skip
+    if timed is not None:
+        verbs, idx, at = timed
+        got_hops[verbs, idx, at] = np.maximum(got_hops[verbs, idx, at], qa.best[rows][verbs])
     got = got_hops.max(axis=2)
     if extra is not None and extra.size:
         by_name = qa.named[rows]  # (w, R + 1)
@@ -1214,6 +1219,8 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         has = focus_has(qa, rows[focus_row], lexical=True)[paths[np.arange(n), last]]
         lex[focus_row, np.arange(n), last] = np.maximum(lex[focus_row, np.arange(n), last], has)
     lex_best = qa.lexical[rows].max(axis=1) if qa.lexical.size else np.zeros(words)
+    if timed is not None:
+        lex[verbs, idx, at] = np.maximum(lex[verbs, idx, at], lex_best[verbs])
     lex_need = np.maximum(lex_best, 0.0)
     lex_got = lex.max(axis=2)  # (w, n)
     if extra is not None and extra.size:
@@ -1360,6 +1367,25 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
                     bare, coverage_soft, split, coverage_lex, unnamed_lex,
                     hops_n, echoes, cued, np.maximum(0, chain - hops_n),
                     np.where(support >= HOP_NAMED_WORD, word_at, -1))
+
+
+def _time_of_predicate(qa: QuestionAnalysis, rows: list[int], paths: np.ndarray, after: int
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:  # fmt: skip
+    """ "*When* was X *founded*": the time asked for is the time of the predicate's verb, so
+    a path's last hop that ends on a time explains the verb, however well the verb names
+    another relation by its form (`founded by`, a person). Index arrays (verb rows × paths
+    that end on a time, those paths, their last hops) for the (words, paths, hops) matrices
+    of `explain_paths`; None when no verb follows the topic."""
+    verbs = [row for row, r in enumerate(rows)
+             if qa.word_tokens[r] >= after and _verb_form(qa.words[qa.word_tokens[r]])]
+    if not verbs:
+        return None
+    n = len(paths)
+    last = (paths >= 0).sum(axis=1) - 1
+    on_time = np.isin(arrival_kinds(qa.semantics, paths[np.arange(n), np.maximum(last, 0)]),
+                      LITERAL_ANSWERS["time"]) & (last >= 0)  # fmt: skip
+    idx = np.flatnonzero(on_time)
+    return np.asarray(verbs)[:, None], idx[None, :], last[idx][None, :]
 
 
 def focus_has(qa: QuestionAnalysis, row: int, lexical: bool = False) -> np.ndarray:

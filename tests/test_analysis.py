@@ -1238,6 +1238,19 @@ def _dev_kb(tmp_path: Path, name: str, file: str) -> Engine:
     return Engine(workspace)
 
 
+def test_a_time_question_s_verb_is_the_event_a_last_hop_on_a_year_dates(tmp_path: Path) -> None:
+    """ "*When* was X *founded*?": "founded" names `founded by` by its form, so the walk over
+    `inception` (a year) explained nothing and the judge gave no answer; the time asked for
+    is the time of the predicate's verb, which a last hop ending on a year explains."""
+    rows = []
+    for firm, founder, year in (("Acme Works", "Ada Lind", "1901"), ("Bolt Forge", "Ben Ray",
+                                "1950"), ("Crest Mills", "Cy Moss", "1977")):  # fmt: skip
+        rows += [(firm, "founded by", founder), (firm, "inception", year),
+                 (firm, "industry", "tools"), (founder, "employer", firm)]
+    engine = _imported(tmp_path, "firms", rows)
+    assert engine.ask("When was Bolt Forge founded?", kb="firms").answer_labels == ["1950"]
+    assert engine.ask("Who founded Crest Mills?", kb="firms").answer_labels == ["Cy Moss"]
+
 @pytest.mark.slow  # imports a dev KB of 8k triples
 def test_a_relative_clauses_head_that_prefers_no_relation_says_what_the_node_is(tmp_path) -> None:
     """On the business dev KB "the *person* who runs X" read "person" as a relation word
