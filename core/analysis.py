@@ -584,7 +584,23 @@ def _singulars(word: str) -> list[str]:
 def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set = frozenset()
                  ) -> AnswerType:  # fmt: skip
     """who -> person; where -> place; when / what year -> time; how many / old / tall ->
-    number; what / which N -> N; "A or B" -> a choice; else the head noun of the request."""
+    number; what / which N -> N; "A or B" -> a choice; else the head noun of the request.
+    "the *number of* N" asks for a number, as "how many N" does."""
+    asked = _asked_type(words, names, modifiers)
+    k = asked.focus
+    if asked.wh == "thing" and k is not None and words[k] in QUANTITY_NOUNS \
+            and k + 2 < len(words) and words[k + 1] == "of" and k + 2 not in names \
+            and words[k + 2] not in STOPWORDS:  # fmt: skip
+        return AnswerType("number", k, asked.choices)
+    return asked
+
+
+QUANTITY_NOUNS = frozenset("number count amount total".split())  # "the *number* of seats"
+
+
+def _asked_type(words: list[str], names: set[int], modifiers: frozenset | set
+                ) -> AnswerType:  # fmt: skip
+    """The answer type by the question word or the noun asked for (see `_answer_type`)."""
     choices = _choices(words, names)
     last = _afterthought(words, names)
     if last is not None:  # "Where was X born - *which country*?": the later, narrower ask
@@ -808,6 +824,9 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     skip = set(names)
     if qa.answer.wh == "person" and qa.answer.focus is not None:
         skip.add(qa.answer.focus)  # "which people …": the answer type, not a relation
+    if qa.answer.wh == "number" and qa.answer.focus is not None \
+            and qa.words[qa.answer.focus] in QUANTITY_NOUNS:  # fmt: skip
+        skip.add(qa.answer.focus)  # "the *number* of seats" is no `shirt number`
     for c in qa.comparisons:
         skip.update(range(c.start, c.end))
     rows = [

@@ -1251,6 +1251,26 @@ def test_a_time_question_s_verb_is_the_event_a_last_hop_on_a_year_dates(tmp_path
     assert engine.ask("When was Bolt Forge founded?", kb="firms").answer_labels == ["1950"]
     assert engine.ask("Who founded Crest Mills?", kb="firms").answer_labels == ["Cy Moss"]
 
+def test_the_number_of_n_asks_for_a_number_not_a_relation_named_number(tmp_path: Path) -> None:
+    """ "Give the *number of* seats in the stadium of the club X plays for": a quantity, as
+    "how many seats" is; "number" there names no relation (it named `shirt number`, and the
+    walk went back to X's teammates' shirts). "X's shirt number" still names it."""
+    rows = []
+    for c, (club, ground, seats) in enumerate((("Acme FC", "Acme Park", "19126"),
+                                               ("Bolt United", "Bolt Road", "41532"))):
+        rows += [(club, "home stadium", ground), (ground, "capacity", seats)]
+        for p in range(3):
+            player = f"{('Ann', 'Bea', 'Cy')[p]} {club.split()[0]}"
+            rows += [(player, "plays for club", club), (player, "shirt number", str(p + 7 * c))]
+    engine = _imported(tmp_path, "grounds", rows)
+    kg = engine.kg("grounds")
+    question = "Give the number of seats in the stadium used by the club Bea Bolt plays for"
+    qa = analyse(question, kg)
+    assert qa.answer.wh == "number" and qa.words[qa.answer.focus] == "number"
+    assert "number" not in [qa.words[t] for t in qa.word_tokens]
+    assert engine.ask(question, kb="grounds").answer_labels == ["41532"]
+    assert engine.ask("What is Cy Acme's shirt number?", kb="grounds").answer_labels == ["2"]
+
 @pytest.mark.slow  # imports a dev KB of 8k triples
 def test_a_relative_clauses_head_that_prefers_no_relation_says_what_the_node_is(tmp_path) -> None:
     """On the business dev KB "the *person* who runs X" read "person" as a relation word
