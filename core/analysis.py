@@ -1832,7 +1832,7 @@ _PRONOUN_NOUNS = {"she": "woman", "her": "woman", "he": "man", "him": "man"}
 AGREE_SAMPLE = 60
 AGREE_MIN = 0.2
 AGREE_MARGIN = 0.08
-AGREE_HOP = 0.06  # see `hop_kind`: how much more a word reads as one kind than the others
+AGREE_HOP = 0.05  # see `hop_kind`: how much more a word reads as one kind than the others
 
 
 def hop_kind(kg: KnowledgeGraph, word: str, hop: tuple[str, str]) -> tuple[str, str] | None:
@@ -1842,7 +1842,8 @@ def hop_kind(kg: KnowledgeGraph, word: str, hop: tuple[str, str]) -> tuple[str, 
     reached over the hop have (core.kg.semantics: few distinct values), each value v scores
     how much more the word is like "v <relation>" than the relation's name is — the name's
     own lean (an encoder's bias toward one value) cancels out; the best value must lead the
-    next by AGREE_HOP with the contextual encoder. None when no value stands out."""
+    next by AGREE_HOP with the contextual encoder and with the static vectors alike (either
+    alone reads slang by accident: "bro" as a Taoist). None when no value stands out."""
     sem = semantics_for(kg)
     rel, direction = hop
     name = kg.label(rel) if direction == "out" else (
@@ -1860,8 +1861,13 @@ def hop_kind(kg: KnowledgeGraph, word: str, hop: tuple[str, str]) -> tuple[str, 
             continue
         vecs = model.encode([word, name, *(f"{kg.label(v)} {name}" for v in values)])
         lean = vecs[2:] @ vecs[0] - vecs[2:] @ vecs[1]  # (values,)
-        order = np.argsort(-lean)
-        if lean[order[0]] - lean[order[1]] >= AGREE_HOP:
+        # ... and by the static vectors: the value's label against the word and the name
+        labels = np.stack([sem.model.embed(normalize(kg.label(v))) for v in values])
+        static = labels @ sem.model.embed(normalize(word)) - labels @ sem.model.embed(
+            normalize(name))  # fmt: skip
+        order, by_static = np.argsort(-lean), np.argsort(-static)
+        if order[0] == by_static[0] and lean[order[0]] - lean[order[1]] >= AGREE_HOP \
+                and static[order[0]] - static[by_static[1]] >= AGREE_HOP:  # fmt: skip
             return cat, values[int(order[0])]
     return None
 

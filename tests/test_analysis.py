@@ -19,6 +19,7 @@ from core.analysis import (
     answer_fit,
     chain_length,
     explain,
+    hop_kind,
     lexicon_for,
     undislocate,
 )
@@ -1641,3 +1642,23 @@ def test_the_modifier_of_a_compound_a_name_owns_may_say_what_the_name_is(tmp_pat
     player = next(p for p in sorted(club) if club[p] in captain and captain[club[p]] != p)
     question = f"Who is {player}'s club captain?"
     assert engine.ask(question, kb="football").answer_labels == [captain[club[player]]]
+
+
+@pytest.mark.slow  # imports a dev KB of 8k triples
+def test_a_hops_word_says_a_kind_only_where_both_encoders_agree(tmp_path: Path) -> None:
+    """On the family dev KB the contextual encoder alone read "bro" as a *Taoist* sibling
+    (religion) and missed "brother" as a male one by 0.008; the static vectors lean the same
+    way for "brother" and another way for "bro". A kind is read where both agree."""
+    kg = _dev_kb(tmp_path, "family", "kb.tsv").kg("family")
+    rel = {kg.label(r): r for r in semantics_for(kg).rel_ids}
+    sibling, parent = (rel["sibling"], "out"), (rel["parent"], "out")
+
+    def said(word: str, hop: tuple[str, str]) -> str | None:
+        kind = hop_kind(kg, word, hop)
+        return kg.label(kind[1]) if kind else None
+
+    assert said("brother", sibling) == "male"
+    assert said("sister", sibling) == "female"
+    assert said("mother", parent) == "female"
+    assert said("bro", sibling) is None
+    assert said("siblings", sibling) is None and said("folks", parent) is None
