@@ -860,9 +860,10 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
         # "the *kids* of X", "X's *offspring*" name a relation of X like any other noun
         scores[focus] = np.where(scores[focus] >= FOCUS_SYNONYM, scores[focus], -1.0)
     for row, i in enumerate(rows):
-        top2 = np.sort(scores[row])[-2:] if scores.shape[1] > 1 else None
-        if row != focus and top2 is not None and top2[1] - top2[0] < CLAUSE_HEAD_CLEAR \
-                and _clause_head(qa.words, i):  # fmt: skip
+        if row == focus or scores.shape[1] < 2 or not _clause_head(qa.words, i):
+            continue
+        second, top = np.sort(scores[row])[-2:]
+        if top - second < CLAUSE_HEAD_CLEAR:
             # "the *person* who runs X": the noun a relative clause is said of, preferring
             # no relation clearly, says what the node is; the clause's verb names the
             # relation (not "person" → `employer`; "the *university* that educated X" still
