@@ -99,6 +99,10 @@ LEX_BASE = 0.55  # a morphological match ("directed" ~ "directed by") scores at 
 MODIFIER_SHARE = 0.5  # the weight of a word in a label it only qualifies, where it heads another
 HOP_EXPLAINED = 0.4  # a hop some word matches at least this well is explained
 HOP_NAMED_WORD = 0.3  # ... and its word is said to name it (the word `hop_kind` reads)
+# a word that names a relation this well and this far above its next best names it, though
+# weakly ("the person *leading* X", "who *studied* in X"): for building paths (the planner)
+# and for explaining a hop
+NAMED_WEAK, NAMED_CLEAR = 0.3, 0.1
 PLACE_NAMES = 0.55  # a word naming a path relation this well is a place of the question
 HAS_SHARE = 0.5  # a relation this share of a role's nodes have says what those nodes are
 CLAUSE_HEAD_CLEAR = 0.1  # see _score_words: a relative clause's head this clear names a relation
@@ -1184,6 +1188,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
                         (paths >= 0).sum(axis=1), (paths >= 0).sum(axis=1), zero,
                         zero, zero)  # fmt: skip
     names_on_path = qa.role_names[rows][:, paths]  # (w, n, K): each hop by each word's name
+    names_on_path = np.maximum(names_on_path, _clear_names(qa, rows)[:, paths])
     if anchor is not None:  # what each hop reaches, from the topic and from the hop before
         reach_vecs, pair_index = reach or path_reach(sem, anchor, paths)
         reach = REACH_WEIGHT * (qa.vectors[rows] @ reach_vecs.T)  # (w, pairs)
@@ -1389,6 +1394,38 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
                     np.where(support >= HOP_NAMED_WORD, word_at, -1))
 
 
+def _clear_names(qa: QuestionAnalysis, rows: list[int]) -> np.ndarray:
+    """(words, role codes + 1): HOP_EXPLAINED for the roles of the one relation a word clearly
+    prefers though weakly (NAMED_WEAK, NAMED_CLEAR: "who *studied* in X" is `education`, 0.33
+    and 0.15 above the next), -inf elsewhere; not for the noun asked about, which says what
+    the answer is (see `_score_words`). Memoised per rows."""
+    key = ("clear", *rows)
+    if key in qa._cache:
+        return qa._cache[key]
+    out = np.full((len(rows), qa.role_names.shape[1]), -np.inf)
+    clear, best = clear_choice(qa.named[rows][:, :-1])
+    focus = -1 if qa.answer.focus is None else qa.answer.focus
+    clear &= np.asarray(qa.word_tokens)[rows] != focus
+    for w in np.flatnonzero(clear):
+        r = int(best[w])
+        out[w, 2 * r] = HOP_EXPLAINED
+        if qa.semantics.rel_ids[r] not in qa.semantics.inverse:  # (else the other
+            out[w, 2 * r + 1] = HOP_EXPLAINED  # direction has the inverse's name)
+    qa._cache[key] = out
+    return out
+
+
+def clear_choice(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of a (words, relations) table: does the word clearly prefer one relation,
+    though weakly (at least NAMED_WEAK and NAMED_CLEAR above its next best), and which."""
+    if table.shape[1] < 2:
+        return np.zeros(len(table), bool), np.zeros(len(table), np.int64)
+    order = np.argsort(-table, axis=1, kind="stable")
+    rows = np.arange(len(table))
+    top, second = table[rows, order[:, 0]], table[rows, order[:, 1]]
+    return (top >= NAMED_WEAK) & (top - second >= NAMED_CLEAR), order[:, 0]
+
+
 def _time_of_predicate(qa: QuestionAnalysis, rows: list[int], paths: np.ndarray, after: int
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:  # fmt: skip
     """ "*When* was X *founded*": the time asked for is the time of the predicate's verb, so
@@ -1396,8 +1433,10 @@ def _time_of_predicate(qa: QuestionAnalysis, rows: list[int], paths: np.ndarray,
     another relation by its form (`founded by`, a person). Index arrays (verb rows × paths
     that end on a time, those paths, their last hops) for the (words, paths, hops) matrices
     of `explain_paths`; None when no verb follows the topic."""
-    verbs = [row for row, r in enumerate(rows)
-             if qa.word_tokens[r] >= after and _verb_form(qa.words[qa.word_tokens[r]])]
+    after_rows = [row for row, r in enumerate(rows) if qa.word_tokens[r] >= after]
+    verbs = [row for row in after_rows if _verb_form(qa.words[qa.word_tokens[rows[row]]])]
+    if after_rows and not verbs and {"do", "does", "did"} & set(qa.words[:after]):
+        verbs = after_rows[:1]  # "when did X *open* …": the verb after the subject
     if not verbs:
         return None
     n = len(paths)

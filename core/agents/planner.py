@@ -28,6 +28,7 @@ from core.analysis import (
     anchor_kind,
     answer_fit,
     arrival_kinds,
+    clear_choice,
     explain_key,
     explain_paths,
     implies_first_hop,
@@ -52,8 +53,8 @@ ANCHOR_MARGIN = 1.0  # plan only from names linked within this of the best
 MAX_REREAD = 2  # constraints read by their next relation too (see Planner._constraints)
 MARK_REACH = 4  # tokens between a marked modifier ("former") and the name it belongs to
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
-NAMED_AT = 0.45  # a relation some question word matches this well counts as named
-NAMED_WEAK, NAMED_CLEAR = 0.3, 0.1  # ... or this well and this far above its next best
+NAMED_AT = 0.45  # a relation some question word matches this well counts as named (or
+# weakly: core.analysis.clear_choice)
 MAX_SHARED = 2  # values shared with the topic tried as constraints (Planner._shared_values)
 WEIGHTS_FILE = Path(__file__).with_name("planner_weights.json")
 ANSWER_KINDS = ("person", "place", "time", "number", "thing", "choice")
@@ -278,11 +279,8 @@ class Planner:
                 named = {self.sem.rel_ids[c >> 1] for c in np.flatnonzero(best >= NAMED_AT)}
                 # ... or that a word clearly prefers, though weakly ("the person *leading* X",
                 # "*graduate* from"): tried on a path, for the features to judge
-                by_rel = table.reshape(len(rows), -1, 2).max(axis=2)
-                if by_rel.shape[1] > 1:
-                    top2 = np.sort(by_rel, axis=1)[:, -2:]
-                    clear = (top2[:, 1] >= NAMED_WEAK) & (top2[:, 1] - top2[:, 0] >= NAMED_CLEAR)
-                    named |= {self.sem.rel_ids[r] for r in by_rel[clear].argmax(axis=1)}
+                clear, best = clear_choice(table.reshape(len(rows), -1, 2).max(axis=2))
+                named |= {self.sem.rel_ids[r] for r in best[clear]}
             qa._cache[key] = named
         return qa._cache[key]
 
