@@ -101,11 +101,11 @@ HOP_EXPLAINED = 0.4  # a hop some word matches at least this well is explained
 HOP_NAMED_WORD = 0.3  # ... and its word is said to name it (the word `hop_kind` reads)
 # a word that names a relation this well and this far above its next best names it, though
 # weakly ("the person *leading* X", "who *studied* in X"): for building paths (the planner)
-# and for explaining a hop
+# and for explaining a hop; a relative clause's head less clear than NAMED_CLEAR says only
+# what its node is (`_score_words`)
 NAMED_WEAK, NAMED_CLEAR = 0.3, 0.1
 PLACE_NAMES = 0.55  # a word naming a path relation this well is a place of the question
 HAS_SHARE = 0.5  # a relation this share of a role's nodes have says what those nodes are
-CLAUSE_HEAD_CLEAR = 0.1  # see _score_words: a relative clause's head this clear names a relation
 FOCUS_SYNONYM = 0.75  # the noun asked about names a relation by meaning at this cosine
 ORDER_PULL = 0.03  # per structural rank: an earlier hop takes the word the structure puts first
 SWAP_COST = 0.25  # support two hops may give up to take their words in the structure's order
@@ -867,7 +867,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
         if row == focus or scores.shape[1] < 2 or not _clause_head(qa.words, i):
             continue
         second, top = np.sort(scores[row])[-2:]
-        if top - second < CLAUSE_HEAD_CLEAR:
+        if top - second < NAMED_CLEAR:
             # "the *person* who runs X": the noun a relative clause is said of, preferring
             # no relation clearly, says what the node is; the clause's verb names the
             # relation (not "person" → `employer`; "the *university* that educated X" still
@@ -1214,10 +1214,15 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         has = focus_has(qa, rows[focus_row])[paths[np.arange(n), last]]
         got_hops[focus_row, np.arange(n), last] = np.maximum(
             got_hops[focus_row, np.arange(n), last], has)
-    timed = _time_of_predicate(qa, rows, paths, used[0].end) if qa.answer.wh == "time" \
-        and used else None  # fmt: skip
-    if timed is not None:
-        verbs, idx, at = timed
+    # paths whose last hop ends on the literal kind a "when" / "how many" question asks for
+    ends = (paths >= 0).sum(axis=1) - 1
+    literal = LITERAL_ANSWERS.get(qa.answer.wh)
+    on_literal = (np.isin(arrival_kinds(sem, paths[np.arange(n), np.maximum(ends, 0)]), literal)
+                  & (ends >= 0)) if literal else np.zeros(n, bool)  # fmt: skip
+    verbs = _time_verbs(qa, rows, used[0].end) if qa.answer.wh == "time" and used else []
+    if verbs:  # "*when* was X *founded*": a last hop on a year explains the verb
+        idx = np.flatnonzero(on_literal)[None, :]
+        verbs, at = np.asarray(verbs)[:, None], ends[idx]
         got_hops[verbs, idx, at] = np.maximum(got_hops[verbs, idx, at], qa.best[rows][verbs])
     got = got_hops.max(axis=2)
     if extra is not None and extra.size:
@@ -1244,7 +1249,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         has = focus_has(qa, rows[focus_row], lexical=True)[paths[np.arange(n), last]]
         lex[focus_row, np.arange(n), last] = np.maximum(lex[focus_row, np.arange(n), last], has)
     lex_best = qa.lexical[rows].max(axis=1) if qa.lexical.size else np.zeros(words)
-    if timed is not None:
+    if len(verbs):
         lex[verbs, idx, at] = np.maximum(lex[verbs, idx, at], lex_best[verbs])
     lex_need = np.maximum(lex_best, 0.0)
     lex_got = lex.max(axis=2)  # (w, n)
@@ -1303,10 +1308,8 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     word_at = np.asarray(qa.word_tokens)[rows][word_row]  # (n, K) token index
     if first_implied:
         support[:, 0] = np.maximum(support[:, 0], HOP_EXPLAINED)
-    literal = LITERAL_ANSWERS.get(qa.answer.wh)
     if literal:  # "*when* …", "how *many* …" names the last hop when it ends on a time/number
-        ends = (paths >= 0).sum(axis=1) - 1
-        hit = np.isin(arrival_kinds(sem, paths[cols, np.maximum(ends, 0)]), literal) & (ends >= 0)
+        hit = on_literal
         support[cols[hit], ends[hit]] = np.maximum(support[cols[hit], ends[hit]], HOP_EXPLAINED)
     named = (support >= HOP_EXPLAINED) & (paths >= 0)
     unexplained = np.zeros(n, np.int64)
@@ -1426,25 +1429,17 @@ def clear_choice(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (top >= NAMED_WEAK) & (top - second >= NAMED_CLEAR), order[:, 0]
 
 
-def _time_of_predicate(qa: QuestionAnalysis, rows: list[int], paths: np.ndarray, after: int
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:  # fmt: skip
+def _time_verbs(qa: QuestionAnalysis, rows: list[int], after: int) -> list[int]:
     """ "*When* was X *founded*": the time asked for is the time of the predicate's verb, so
     a path's last hop that ends on a time explains the verb, however well the verb names
-    another relation by its form (`founded by`, a person). Index arrays (verb rows × paths
-    that end on a time, those paths, their last hops) for the (words, paths, hops) matrices
-    of `explain_paths`; None when no verb follows the topic."""
+    another relation by its form (`founded by`, a person). The rows (of `rows`) of the verb:
+    participles after the topic, or else the word after the subject of a do-question ("when
+    did X *open*")."""
     after_rows = [row for row, r in enumerate(rows) if qa.word_tokens[r] >= after]
     verbs = [row for row in after_rows if _verb_form(qa.words[qa.word_tokens[rows[row]]])]
     if after_rows and not verbs and {"do", "does", "did"} & set(qa.words[:after]):
-        verbs = after_rows[:1]  # "when did X *open* …": the verb after the subject
-    if not verbs:
-        return None
-    n = len(paths)
-    last = (paths >= 0).sum(axis=1) - 1
-    on_time = np.isin(arrival_kinds(qa.semantics, paths[np.arange(n), np.maximum(last, 0)]),
-                      LITERAL_ANSWERS["time"]) & (last >= 0)  # fmt: skip
-    idx = np.flatnonzero(on_time)
-    return np.asarray(verbs)[:, None], idx[None, :], last[idx][None, :]
+        verbs = after_rows[:1]
+    return verbs
 
 
 def focus_has(qa: QuestionAnalysis, row: int, lexical: bool = False) -> np.ndarray:
