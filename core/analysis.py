@@ -855,6 +855,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
             for rel_id, weight in lexicon.match(part).items():
                 r = sem.code[rel_id]
                 lexical[row, r] = max(lexical[row, r], LEX_BASE + (1 - LEX_BASE) * weight)
+    _read_singulars(scores, sem, qa.words, rows, lexical)
     whole = _whole_names(qa, rows, sem, lexical)
     focus = next((row for row, i in enumerate(rows) if i == qa.answer.focus), None)
     if focus is not None and not _said_of_a_name(qa, rows[focus]):
@@ -905,6 +906,35 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
         by_form[:, 2 * sem.code[rel] + 1] = lexical[:, sem.code[inverse]]
     _name_variants(by_form, marked_variants)
     qa.role_lex = np.hstack([by_form, pad])
+
+
+def _read_singulars(scores: np.ndarray, sem: RelationSemantics, words: list[str],
+                    rows: list[int], lexical: np.ndarray) -> None:  # fmt: skip
+    """A plural noun that names no relation by its form is read by its singular as well (the
+    better score of the two, in place; rows: the words' indexes): static vectors place some
+    plurals oddly — "daughters" and "sons" lie nearer `parent` than `child`, "daughter" and
+    "son" do not. A form's match says more than either ("parents" is `parent`, though
+    "parent" lies nearer `child` than "parents" does)."""
+    plural = [row for row, i in enumerate(rows) if singular(words[i]) != words[i]
+              and lexical[row].max() <= 0 and _noun_slot(words, i)]  # fmt: skip
+    if plural:
+        single = sem.word_scores(sem.model.embed_words([singular(words[rows[row]])
+                                                        for row in plural]))  # fmt: skip
+        scores[plural] = np.maximum(scores[plural], single)
+
+
+_DETERMINERS = frozenset("'s the a an his her their its my your our which what whose all any "
+                         "these those".split())  # fmt: skip
+
+
+def _noun_slot(words: list[str], i: int) -> bool:
+    """Does the word at i stand where a noun does — after a determiner or a possessive, said
+    of an owner ("the *sons* of X"), or joined by "and" / "or" to such a noun ("the sons and
+    *daughters*")? Not a verb's "-s" ("X *puts* out"), nor a plural that is an idiom's object
+    ("*win caps* for")."""
+    if i > 0 and words[i - 1] in _DETERMINERS or _relational(words, i):
+        return True
+    return i > 1 and words[i - 1] in ("and", "or") and _noun_slot(words, i - 2)
 
 
 def _marked_variants(qa: QuestionAnalysis, skip: set[int], sem: RelationSemantics
