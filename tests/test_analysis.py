@@ -139,6 +139,20 @@ def test_the_answer_type_comes_from_the_question_word(family, question: str, wh:
     assert analyse(question, family.kg("family")).answer.wh == wh
 
 
+@pytest.mark.parametrize(("question", "expected"), [
+    ("who are the daughters of Ann Lee", ["Cara Lee"]),
+    ("who are Ann Lee's daughters", ["Cara Lee"]),
+    ("list the sons and daughters of Eve Stone", ["Ann Lee"]),
+    ("Ann Lee's parents", ["Eve Stone", "Frank Stone"]),  # named by its form: left as it is
+])
+def test_a_plural_noun_is_read_by_its_singular_too(family, question: str,
+                                                   expected: list[str]) -> None:  # fmt: skip
+    """Static vectors place "daughters" and "sons" nearer `parent` than `child` ("daughter"
+    and "son" are not): the daughters of Ann were her mother. A plural noun that names no
+    relation by its form is read by its singular as well."""
+    assert sorted(answers(family, question)) == expected
+
+
 def test_the_noun_after_whose_names_the_relation_not_the_answer(family) -> None:
     """ "*whose* alma mater is X" asks for who has that relation to X: "alma mater" is a
     relation phrase to explain, not the kind of answer (a university)."""
