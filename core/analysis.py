@@ -888,7 +888,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     by_role = np.repeat(scores, 2, axis=1)
     for rel, inverse in sem.inverse.items():
         by_role[:, 2 * sem.code[rel] + 1] = scores[:, sem.code[inverse]]
-    _name_both_ways(qa, rows, lexical, scores, by_role, kg, sem)
+    owned = _name_both_ways(qa, rows, lexical, scores, by_role, kg, sem)
     if focus is not None and focus not in whole and is_agent_noun(qa.words[rows[focus]]):
         _agent_focus(by_role, focus, lexical[focus], kg, sem)
     elif focus is not None and focus not in whole and lexical[focus].max() > 0 \
@@ -904,6 +904,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     by_form = np.repeat(lexical, 2, axis=1)
     for rel, inverse in sem.inverse.items():
         by_form[:, 2 * sem.code[rel] + 1] = lexical[:, sem.code[inverse]]
+    _walk_backwards(by_form, owned, lexical, sem)
     _name_variants(by_form, marked_variants)
     qa.role_lex = np.hstack([by_form, pad])
 
@@ -1004,36 +1005,55 @@ def whole_names(words: list[str], sem: RelationSemantics, end: int | None = None
 
 def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
                     scores: np.ndarray, by_role: np.ndarray, kg: KnowledgeGraph,
-                    sem: RelationSemantics) -> None:  # fmt: skip
+                    sem: RelationSemantics) -> list[int]:  # fmt: skip
     """A noun said of its owner ("X's *mum*", "the *mother* of X") names one direction of a
-    relation with a stored inverse: `parent` walked from X, not backwards (X's children). Two
-    kinds of word name it whichever way it is walked:
-    - a noun said of the answers ("companies *whose CEO* studied at Y", "companies with *a
-      CEO* educated at Y", "people who have X as *their parent*"): the walk from Y arrives at
-      the owner, backwards over the relation;
+    relation with a stored inverse: `parent` walked from X, not backwards (X's children); a
+    noun the answers own by a possessive ("*whose* mother is X", "*their* parent") the other
+    direction (the rows returned). Two kinds of word name it whichever way it is walked:
+    - a noun said of the answers by an article ("companies with *a CEO* educated at Y"): the
+      walk from Y arrives at the owner, backwards over the relation — but "who is *a* child
+      of X" is X's;
     - the verb of an agent noun ("what does X *manufacture*": X is the agent, `manufacturer`
       backwards; "who *manufactures* X": forwards), where it stands as a verb."""
+    owned = []
     for row, i in enumerate(rows):
-        said_of_answers = _said_of_answers(qa.words, i)
-        verb = not said_of_answers and not is_agent_noun(qa.words[i]) and _verb_position(qa, i)
-        if not (said_of_answers or verb):
+        owner = _answers_own(qa.words, i)
+        if owner in _POSSESSIVES:
+            owned.append(row)  # "*whose* child is X", "who has X as *their* parent": the
+            continue  # answers own the relation to X, so it is walked backwards from X
+        verb = owner is None and not is_agent_noun(qa.words[i]) and _verb_position(qa, i)
+        if owner is None and not verb:
             continue
         for rel in sem.inverse:
             c = sem.code[rel]
-            if said_of_answers or (lexical[row, c] > 0 and kg.relation(rel).agentive):
+            if owner is not None or (lexical[row, c] > 0 and kg.relation(rel).agentive):
                 by_role[row, 2 * c + 1] = max(by_role[row, 2 * c + 1], scores[row, c])
+    _walk_backwards(by_role, owned, scores, sem)
+    return owned
 
 
-def _said_of_answers(words: list[str], i: int) -> bool:
-    """Is the noun at i (or ending a compound there) owned by what the question asks for:
-    after "whose", "their", "its" or an indefinite article ("have *a* CEO")?"""
+def _walk_backwards(by_role: np.ndarray, rows: list[int], scores: np.ndarray,
+                    sem: RelationSemantics) -> None:  # fmt: skip
+    """The rows' words name each relation with a stored inverse backwards only: role 2i like
+    the inverse, role 2i+1 like relation i (the opposite of the default)."""
+    for rel, inverse in sem.inverse.items():
+        c, v = sem.code[rel], sem.code[inverse]
+        by_role[rows, 2 * c] = scores[rows, v]
+        by_role[rows, 2 * c + 1] = scores[rows, c]
+
+
+def _answers_own(words: list[str], i: int) -> str | None:
+    """The word that makes the noun at i (or ending a compound there) owned by what the
+    question asks for — "whose", "their", "its" or an indefinite article ("have *a* CEO") —
+    or None."""
     j = i - 1
     while j >= 0 and j >= i - 2 and words[j].isalpha() and words[j] not in STOPWORDS:
         j -= 1  # back over a compound: "whose chief *executive*"
-    return j >= 0 and words[j] in _ANSWERS_OWN
+    return words[j] if j >= 0 and words[j] in _ANSWERS_OWN else None
 
 
-_ANSWERS_OWN = frozenset("whose their its a an".split())
+_POSSESSIVES = frozenset("whose their its".split())
+_ANSWERS_OWN = _POSSESSIVES | {"a", "an"}
 
 
 def _verb_position(qa: QuestionAnalysis, i: int) -> bool:

@@ -165,6 +165,20 @@ def test_the_noun_after_whose_names_the_relation_not_the_answer(family) -> None:
     assert qa.answer.wh == "thing" and qa.words[qa.answer.focus] == "films"
 
 
+@pytest.mark.parametrize(("question", "expected"), [
+    ("whose child is Cara Lee", ["Ann Lee", "Bob Lee"]),
+    ("whose parent is Ann Lee", ["Cara Lee", "Dan Lee"]),
+    ("who has Ann Lee as their parent", ["Cara Lee", "Dan Lee"]),
+    ("who is a child of Ann Lee", ["Cara Lee", "Dan Lee"]),  # "a": said of Ann, not of them
+])
+def test_a_noun_the_answers_own_is_walked_backwards(family, question: str,
+                                                    expected: list[str]) -> None:  # fmt: skip
+    """ "*whose* child is X" asks for X's parents: the answers own the relation to X, so
+    `child` is walked backwards from X (or `parent` forwards), not read either way and left
+    to chance (it answered X's siblings)."""
+    assert sorted(answers(family, question)) == expected
+
+
 def test_a_relative_pronoun_is_not_the_question_word(family) -> None:
     qa = analyse("name the country in which Dan Lee was born", family.kg("family"))
     assert qa.words[qa.answer.focus] == "country"
