@@ -396,13 +396,45 @@ def unfold_compounds(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
     return text if text != qa.text else None
 
 
+# "X's *mother-in-law*", "the *in-laws* of X": kin by marriage, read as the chain they mean
+_IN_LAW = re.compile(r"\b(?:(?P<kin>[a-z]+)-)?in-law(?P<plural>s)?\b", re.IGNORECASE)
+_DESCENDANTS = {"son": "husband", "sons": "husbands", "daughter": "wife", "daughters": "wives",
+                "child": "spouse", "children": "spouses"}  # fmt: skip
+
+
+def unfold_in_laws(question: str) -> str:
+    """English kin by marriage as the chain it means, in plain words the analysis reads
+    against the KB like any other: "X's *mother-in-law*" is "X's spouse's mother", "X's
+    *son-in-law*" is "X's child's husband", bare "*in-laws*" are the spouse's parents; "the
+    *mother-in-law* of X" is "the mother of the spouse of X". Coordinated halves ("mother- and
+    father-in-law") are left as written."""
+
+    def chain(m: re.Match) -> str:
+        kin = (m["kin"] or "").lower()
+        if not kin:
+            kin = "parents" if m["plural"] else "parent"
+        elif m["plural"]:
+            kin = kin + "s"  # "brother-in-laws", as people write it
+        of_form = re.match(r"\s+of\b", question[m.end():]) is not None
+        if kin in _DESCENDANTS:  # the spouse of one's child
+            child = "children" if kin.endswith(("s", "ren")) else "child"
+            return (f"{_DESCENDANTS[kin]} of the {child}" if of_form
+                    else f"{child}'s {_DESCENDANTS[kin]}")  # fmt: skip
+        return f"{kin} of the spouse" if of_form else f"spouse's {kin}"
+
+    if re.search(r"-\s+(?:and|or)\b", question):
+        return question  # "mother- and father-in-law": one relation's two halves
+    return _IN_LAW.sub(chain, question)
+
+
 def analyse(question: str, kg: KnowledgeGraph) -> QuestionAnalysis:
     """Entity mentions, relation words with their scores, the answer asked for, constraints.
     A question written topic first ("Canada: official language?") is read as one sentence
-    (`undislocate`), and so is "Did X … any N? Which ones?" (`unfold_which_ones`); a kinship
+    (`undislocate`), and so is "Did X … any N? Which ones?" (`unfold_which_ones`); kin by
+    marriage as the chain it means (`unfold_in_laws`); a kinship
     compound as its chain (`unfold_compounds`, which needs the first reading); `question`
     stays as asked."""
-    text = unfold_which_ones(undislocate(question))
+    text = unfold_in_laws(unfold_which_ones(undislocate(question)))
     qa = _analyse(question, text, kg)
     unfolded = unfold_compounds(qa, kg)
     return qa if unfolded is None else _analyse(question, unfolded, kg)
@@ -1179,6 +1211,7 @@ class PathFits:
     cued: np.ndarray | None = None  # (n,) walks back a cue asks for, named or not
     short: np.ndarray | None = None  # (n,) hops fewer than the grammar's parts (chain_length)
     word_at: np.ndarray | None = None  # (n, K) token of each hop's word; -1: no word names it
+    chain_inversions: np.ndarray | None = None  # (n,) inversions within a possessive chain
 
     def explanation(self, i: int) -> Explanation:
         """Path i's explanation (what the judge reads and says)."""
@@ -1236,7 +1269,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         return PathFits(np.ones(n), np.zeros((n, k)), np.maximum(unexplained, 0), zero, zero,
                         np.zeros((0, n), bool), [], zero, np.ones(n), zero, np.ones(n),
                         (paths >= 0).sum(axis=1), (paths >= 0).sum(axis=1), zero,
-                        zero, zero)  # fmt: skip
+                        zero, zero, None, zero)  # fmt: skip
     names_on_path = qa.role_names[rows][:, paths]  # (w, n, K): each hop by each word's name
     names_on_path = np.maximum(names_on_path, _clear_names(qa, rows)[:, paths])
     if anchor is not None:  # what each hop reaches, from the topic and from the hop before
@@ -1400,13 +1433,17 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         bare = np.zeros(n, np.int64)
         echoes[:] = 0
     inversions = np.zeros(n, np.int64)
+    chain_inversions = np.zeros(n, np.int64)
     if used:
         rank = order_ranks(qa, used[0])[word_at]  # (n, K): where each hop's word says it goes
+        # "X's *child*'s *husband*": the parts of a possessive chain (ranks 1 …) are walked
+        # in the order they are written, whatever the KB's statistics say
+        in_chain = (rank >= 1) & (rank <= len(possessive_parts(qa.words, used[0].end)))
         for a in range(k):
             for b in range(a + 1, k):
-                inversions += (named[:, a] & named[:, b] & (rank[:, a] > rank[:, b])).astype(
-                    np.int64
-                )
+                inverted = named[:, a] & named[:, b] & (rank[:, a] > rank[:, b])
+                inversions += inverted.astype(np.int64)
+                chain_inversions += (inverted & in_chain[:, a] & in_chain[:, b]).astype(np.int64)
     # places of the question that name relations, against the hops that took a word: more
     # places than hops means one hop stands for two ("the *spouse* of X's *husband*"). Words
     # within two tokens of each other are one place ("the *director* that *directed* X").
@@ -1444,7 +1481,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     return PathFits(coverage, support, unexplained, shares, inversions, left_mask, row_words,
                     bare, coverage_soft, split, coverage_lex, unnamed_lex,
                     hops_n, echoes, cued, np.maximum(0, chain - hops_n),
-                    np.where(support >= HOP_NAMED_WORD, word_at, -1))
+                    np.where(support >= HOP_NAMED_WORD, word_at, -1), chain_inversions)
 
 
 def _clear_names(qa: QuestionAnalysis, rows: list[int]) -> np.ndarray:
@@ -1834,7 +1871,7 @@ def rule_type_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, code: int) -> float:
     if qa.answer.wh == "person":
         if info.agentive:
             return 1.0 if forward else -1.0
-        return 0.0 if not forward and info.object_kind == "entity" else -1.0
+        return 0.0 if info.object_kind == "entity" else -1.0
     if qa.answer.wh == "time":
         return 1.0 if forward and info.object_kind == "year" else -1.0
     row = next((i for i, t in enumerate(qa.word_tokens) if t == qa.answer.focus), None)
@@ -1858,12 +1895,27 @@ def _focus_head(qa: QuestionAnalysis, sem) -> frozenset[str]:
 def nearest_relation(qa: QuestionAnalysis, used=()) -> int | None:
     """The relation named by form nearest the question word or the noun asked about (the
     last hop, in English questions), as a relation index."""
-    anchor = qa.answer.focus
+    anchor = _asked_head(qa)
     rows = [r for r in qa.word_rows(*used) if qa.lexical[r].max() > 0]
     if anchor is None or not rows:
         return None
     row = min(rows, key=lambda r: (abs(qa.word_tokens[r] - anchor), -qa.lexical[r].max()))
     return int(np.argmax(qa.lexical[row]))
+
+
+def _asked_head(qa: QuestionAnalysis) -> int | None:
+    """The token the last hop is named nearest: the noun asked about, or after "who is" /
+    "what are" the head of the predicate — "who are X's spouse's *parents*" (a possessive
+    chain's last part), "who are the *parents* of X's son"."""
+    focus = qa.answer.focus
+    if focus is None or qa.words[focus] not in _WH or focus + 2 >= len(qa.words) \
+            or qa.words[focus + 1] not in _COPULAS:  # fmt: skip
+        return focus
+    start = focus + 2
+    names = {i - start for m in qa.entities if m.named for i in range(m.start, m.end)
+             if i >= start}  # fmt: skip
+    head = _head_noun(qa.words[start:], names)
+    return focus if head is None else start + head
 
 
 def implies_first_hop(kg: KnowledgeGraph, node: str) -> bool:

@@ -21,7 +21,10 @@ from core.analysis import (
     explain,
     hop_kind,
     lexicon_for,
+    nearest_relation,
+    rule_type_fit,
     undislocate,
+    unfold_in_laws,
 )
 from core.constraints import find_comparisons
 from core.engine import Engine
@@ -177,6 +180,47 @@ def test_a_noun_the_answers_own_is_walked_backwards(family, question: str,
     `child` is walked backwards from X (or `parent` forwards), not read either way and left
     to chance (it answered X's siblings)."""
     assert sorted(answers(family, question)) == expected
+
+
+@pytest.mark.parametrize(("question", "read_as"), [
+    ("who are X's in-laws", "who are X's spouse's parents"),
+    ("X's in-laws' professions", "X's spouse's parents' professions"),
+    ("who is X's mother-in-law", "who is X's spouse's mother"),
+    ("who is X's son-in-law", "who is X's child's husband"),
+    ("the daughters-in-law of X", "the wives of the children of X"),
+    ("who are the in-laws of X", "who are the parents of the spouse of X"),
+    ("list X's mother- and father-in-law", None),  # two halves of one relation: as written
+])
+def test_kin_by_marriage_reads_as_its_chain(question: str, read_as: str | None) -> None:
+    assert unfold_in_laws(question) == (read_as or question)
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("who are Bob Lee's in-laws", ["Eve Stone", "Frank Stone"]),
+    ("who is Bob Lee's mother-in-law", ["Eve Stone"]),
+    ("who is Eve Stone's son-in-law", ["Bob Lee"]),
+    ("who is Eve Stone's child's husband", ["Bob Lee"]),
+])
+def test_a_possessive_chain_is_walked_in_its_written_order(family, question: str,
+                                                          expected: list[str]) -> None:  # fmt: skip
+    """ "Eve's child's husband" walks to the child first, then to the husband: the plan over
+    the spouse's children took the same two words — and more of the tiny KB's children have
+    parents than spouses, so the KB's statistics (`role_switch`) preferred it. The parts of a
+    possessive chain taken in the other order are a rule's penalty (`chain_inversions`)."""
+    assert sorted(answers(family, question)) == expected
+
+
+def test_who_with_a_copula_names_its_last_hop_by_the_predicate_s_head(family) -> None:
+    """ "who are X's spouse's *parents*": the last hop is the head of the predicate (the
+    possessive chain's last part), not the word nearest "who"; a forward relation that
+    reaches entities is no worse an answer to "who" than its inverse (only the labels of
+    agentive relations say a person is their object)."""
+    kg = family.kg("family")
+    sem = semantics_for(kg)
+    qa = analyse("who are Bob Lee's spouse's parents", kg)
+    assert kg.label(sem.rel_ids[nearest_relation(qa)]) == "parent"
+    parent = 2 * sem.code[next(r for r in sem.rel_ids if kg.label(r) == "parent")]
+    assert rule_type_fit(qa, kg, parent) == rule_type_fit(qa, kg, parent + 1) == 0.0
 
 
 def test_a_relative_pronoun_is_not_the_question_word(family) -> None:

@@ -66,7 +66,7 @@ FEATURES = (
     "unmarked_modifiers",
     "answers_focus_kind", "value_answer", "type_rule", "order_rule",
     *(f"type_{kind}" for kind in ANSWER_KINDS), "echo_hops", "cued_shapes", "short_chain",
-    "no_time", "misplaced_modifiers", "one_for_many",
+    "no_time", "misplaced_modifiers", "one_for_many", "chain_inversions",
 )  # fmt: skip
 # rules, not fitted: a path does not end by walking back over a relation the question names
 # once, unless the question asks for other things ("the movie X, when was it *released*" is not
@@ -95,8 +95,11 @@ CONTEXT_READ = 10
 # reading that gives its marked relation to the other name says another thing
 # "who are the *goalkeepers* at X", "X's *defenders*": a plural asks for several things; a path
 # that gives one node for each it starts from (a club's captain, its manager) answers one
+# "X's *child*'s *husband*" walks to the child first: a plan whose hops take the parts of a
+# possessive chain in the other order says another thing (the spouse's child), however often
+# the KB has that order
 RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -5.0, "no_time": -10.0,
-                "misplaced_modifiers": -5.0, "one_for_many": -3.0}
+                "misplaced_modifiers": -5.0, "one_for_many": -3.0, "chain_inversions": -3.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
     "unexplained_hops": -1.0,
@@ -575,6 +578,7 @@ class Planner:
             "uncued_shared_hops": fits.bare_shares,
             "min_support": support,
             "inversions": fits.inversions,
+            "chain_inversions": fits.chain_inversions,
             "merged_words": fits.merged,
             "role_switch": switch,
             "hops": hops,
