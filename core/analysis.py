@@ -1361,16 +1361,26 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         own = free.max(axis=0) >= HOP_EXPLAINED
         word_row[:, j] = np.where(own, free.argmax(axis=0), col.argmax(axis=0))
         support[:, j] = col[word_row[:, j], cols]
-        taken[word_row[:, j], cols] = True
+        real = paths[:, j] >= 0  # (padding takes no word)
+        taken[word_row[real, j], cols[real]] = True
+    # the words that are parts of a chain ("X's *brother*'s *siblings*", "the *siblings* of
+    # X's *brother*"): each is a hop of its own, even on a walk straight back
+    chain_word = np.zeros(words, bool)
+    if used:
+        chain = chain_tokens(qa, used[0])
+        chain_word = np.array([qa.word_tokens[r] in chain for r in rows], bool)
     for b in range(1, k):  # a hop that had to reuse an earlier hop's word has it to itself
         for a in range(b):  # where that hop has another word nearly as good ("X's *son*'s
             shared = (word_row[:, a] == word_row[:, b]) & (paths[:, b] >= 0)  # *spouse*":
-            if b == a + 1:  # (not a walk straight back, whose shape the one word explains)
-                shared &= ~sem.walks_back[paths[:, a], paths[:, b]]
+            back = sem.walks_back[paths[:, a], paths[:, b]] if b == a + 1 else np.zeros(n, bool)
             alt_col = np.where(taken, -np.inf, got_hops[:, :, a])  # "spouse" reaches the
             alt = alt_col.argmax(axis=0)  # son too, a little better than "son" names it)
             got = alt_col[alt, cols]
-            do = shared & (got >= HOP_EXPLAINED) & (got >= support[:, a] - SWAP_COST)
+            # (not a walk straight back, whose shape the one word explains — unless both
+            # words are parts of a chain, which are a hop each however unlike)
+            parts = chain_word[alt] & chain_word[word_row[:, b]]
+            shared &= ~back | parts
+            do = shared & (got >= HOP_EXPLAINED) & ((got >= support[:, a] - SWAP_COST) | parts)
             word_row[do, a] = alt[do]
             support[do, a] = got_hops[alt[do], cols[do], a]
             taken[alt[do], cols[do]] = True
@@ -1650,9 +1660,7 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
     if key in qa._cache:
         return qa._cache[key]
     words, n = qa.words, len(qa.words)
-    needy = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities) if qa.need[r] > CHAIN_NEED}
-    for c in qa.comparisons:  # "*released* before 1950": a filter's words, not a hop
-        needy -= set(range(c.start - 2, c.end))
+    needy = _needy(qa)
     content = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities)}
     parts, predicate, last_part, last_words = 0, set(), n, set()
     j = topic.end
@@ -1714,6 +1722,24 @@ def _focus_names_its_own(qa: QuestionAnalysis, needy: set[int], chain: set[int])
         return False
     named = int(np.argmax(own))
     return not any(qa.lexical[rows[t], named] > 0 for t in chain & needy if t in rows)
+
+
+def _needy(qa: QuestionAnalysis) -> set[int]:
+    """Tokens of relation words that need explaining enough to be a chain's part."""
+    needy = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities) if qa.need[r] > CHAIN_NEED}
+    for c in qa.comparisons:  # "*released* before 1950": a filter's words, not a hop
+        needy -= set(range(c.start - 2, c.end))
+    return needy
+
+
+def chain_tokens(qa: QuestionAnalysis, topic: EntityMention) -> set[int]:
+    """The tokens of the parts of a possessive chain after the topic and of an "of" chain
+    ending at it ("the *siblings* of X's *brother*"): each part is a hop of its own."""
+    key = ("chain-tokens", topic.start, topic.end)
+    if key not in qa._cache:
+        tokens = {i for part in possessive_parts(qa.words, topic.end) for i in part}
+        qa._cache[key] = tokens.union(*_of_parts(qa, topic, _needy(qa)))
+    return qa._cache[key]
 
 
 def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> list[set[int]]:

@@ -1754,3 +1754,17 @@ def test_a_hops_word_says_a_kind_only_where_both_encoders_agree(tmp_path: Path) 
     assert said("mother", parent) == "female"
     assert said("bro", sibling) is None
     assert said("siblings", sibling) is None and said("folks", parent) is None
+
+
+@pytest.mark.slow  # imports a dev KB of 8k triples
+def test_each_part_of_a_chain_is_a_hop_even_on_a_walk_back(tmp_path: Path) -> None:
+    """ "X's *brother*'s *siblings*" walks `sibling` twice: "siblings" names both hops better
+    than "brother" names the first, but each part of a chain is a hop of its own, so the
+    brother is read as male and X is among his siblings."""
+    engine = _dev_kb(tmp_path, "family", "kb.tsv")
+    for question, expected in (
+        ("who are Shota Moreno's brother's siblings",
+         ["Paula Moreno", "Sakura Moreno", "Shota Moreno"]),
+        ("list the siblings of Barbara Wróbel's brother", ["Barbara Wróbel", "Josefa Wróbel"]),
+    ):  # fmt: skip
+        assert sorted(engine.ask(question, kb="family").answer_labels) == expected
