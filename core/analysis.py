@@ -1919,8 +1919,8 @@ def _focus_head(qa: QuestionAnalysis, sem) -> frozenset[str]:
 
 
 def nearest_relation(qa: QuestionAnalysis, used=()) -> int | None:
-    """The relation named by form nearest the question word or the noun asked about (the
-    last hop, in English questions), as a relation index."""
+    """The relation named by form nearest the noun asked about, or the question word (the
+    last hop, in English questions; `_asked_head`), as a relation index."""
     anchor = _asked_head(qa)
     rows = [r for r in qa.word_rows(*used) if qa.lexical[r].max() > 0]
     if anchor is None or not rows:
