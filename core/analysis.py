@@ -43,7 +43,7 @@ from core.text import (
     word_senses,
 )
 from core.text import tokens as label_tokens
-from core.textmodel import sentence_model
+from core.textmodel import sentence_model, text_model
 
 _TOKEN = re.compile(r"\w+(?:[.'’&]\w+)*|[^\w\s]", re.UNICODE)
 _POSSESSIVE = re.compile(r"^(.*\w)['’]s$", re.UNICODE)
@@ -96,6 +96,7 @@ NEED_AT = 0.32  # a word matching no relation better than this barely needs expl
 NEED_WIDTH = 0.05
 REACH_WEIGHT = 0.8  # a type word ("which city") explained by what a hop reaches
 LEX_BASE = 0.55  # a morphological match ("directed" ~ "directed by") scores at least this
+STEM_SENSE = 0.15  # ... where the two words mean alike this much (see Lexicon._alike)
 MODIFIER_SHARE = 0.5  # the weight of a word in a label it only qualifies, where it heads another
 HOP_EXPLAINED = 0.4  # a hop some word matches at least this well is explained
 HOP_NAMED_WORD = 0.3  # ... and its word is said to name it (the word `hop_kind` reads)
@@ -242,11 +243,17 @@ class Lexicon:
         forms_by_rel: dict[str, set[str]] = {}
         modifiers_by_rel: dict[str, set[str]] = {}
         heads: set[str] = set()
+        # the label words each (form, relation) comes from: a question word meets them only
+        # where it means something alike ("office" shares a stem with "officer", not a sense)
+        self.sources: dict[tuple[str, str], set[str]] = defaultdict(set)
         for rel in kg.relations:
             text = rel.words.replace(".", " ")
             forms = set()
             for word in content_words(text):
-                forms |= {f for f in word_forms(word, patient=True) if len(f) >= 3}
+                for f in word_forms(word, patient=True):
+                    if len(f) >= 3:
+                        forms.add(f)
+                        self.sources[f, rel.id].add(word)
             forms_by_rel[rel.id] = forms
             head_words, modifier_words = label_parts(text)
             last = label_tokens(text)[-1:]
@@ -285,13 +292,39 @@ class Lexicon:
         found: dict[str, float] = {}
         for form in word_forms(word):
             for rel_id, w in self.by_form.get(form, {}).items():
-                found[rel_id] = max(found.get(rel_id, 0.0), w)
+                if self._alike(word, self.sources[form, rel_id]):
+                    found[rel_id] = max(found.get(rel_id, 0.0), w)
         if not found and len(word) >= 8:  # compounds: "screenwriter" names "writer"
             for k in range(4, len(word) - 3):  # a head of 4+ letters: not "stu-died"
                 tail = self.match(word[k:])
                 if tail:
                     return {rel_id: 0.8 * w for rel_id, w in tail.items()}
         return found
+
+
+    @staticmethod
+    def _alike(word: str, sources: set[str]) -> bool:
+        """Is the word an inflection of one of the label words it shares a stem with, or does it
+        mean something like one (the static vectors' cosine at least STEM_SENSE)? "directed"
+        and "director" do (0.43), "office" and "officer" (0.13), "university" and "universe"
+        (0.09) do not."""
+        if any(_inflection(word, s) for s in sources):
+            return True
+        model = text_model()
+        vec = model.embed(word)
+        return any(float(vec @ model.embed(s)) >= STEM_SENSE for s in sources)
+
+
+def _inflection(a: str, b: str) -> bool:
+    """Are the two words one word's inflections ("found" / "founded", "plays" / "play")? Not a
+    derivation ("office" / "officer"), which may change the sense."""
+    short, long = sorted((a, b), key=len)
+    if short == long:
+        return True
+    for suffix in ("s", "es", "d", "ed", "ing"):
+        if long.endswith(suffix) and long[: -len(suffix)] in (short, short.removesuffix("e")):
+            return True
+    return False
 
 
 def lexicon_for(kg: KnowledgeGraph) -> Lexicon:

@@ -1768,3 +1768,23 @@ def test_each_part_of_a_chain_is_a_hop_even_on_a_walk_back(tmp_path: Path) -> No
         ("list the siblings of Barbara Wróbel's brother", ["Barbara Wróbel", "Josefa Wróbel"]),
     ):  # fmt: skip
         assert sorted(engine.ask(question, kb="family").answer_labels) == expected
+
+
+def test_a_shared_stem_names_a_relation_only_with_a_shared_sense(tmp_path: Path) -> None:
+    """Snowball stems "office" and "officer" alike, so "X's head *office*" named `chief
+    executive officer` by its form and walked to the CEO. A stem match counts where the two
+    words are one word's inflections ("found" / "founded") or mean alike by the static
+    vectors ("director" / "directed"), not for a derivation that changes the sense."""
+    rows = []
+    for firm, boss, city, founder in (("Acme Works", "Ada Lind", "Oslo", "Al Berg"),
+                                      ("Bolt Forge", "Ben Ray", "Turin", "Bo Holm")):
+        rows += [(firm, "chief executive officer", boss), (firm, "headquarters location", city),
+                 (firm, "founded by", founder), (boss, "directed", firm)]  # fmt: skip
+    engine = _imported(tmp_path, "firms", rows)
+    lexicon = lexicon_for(engine.kg("firms"))
+    names = {w: {engine.kg("firms").label(r) for r in lexicon.match(w)}
+             for w in ("office", "officers", "found", "director")}  # fmt: skip
+    assert names == {"office": set(), "officers": {"chief executive officer"},
+                     "found": {"founded by"}, "director": {"directed"}}  # fmt: skip
+    assert engine.ask("Where is Bolt Forge's head office?", kb="firms").answer_labels == [
+        "Turin"]
