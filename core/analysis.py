@@ -301,7 +301,6 @@ class Lexicon:
                     return {rel_id: 0.8 * w for rel_id, w in tail.items()}
         return found
 
-
     @staticmethod
     def _alike(word: str, sources: set[str]) -> bool:
         """Is the word an inflection of one of the label words it shares a stem with, or does it
