@@ -561,6 +561,8 @@ def _entity_mentions(clean, spans, bracketed, kg: KnowledgeGraph, words) -> list
             capitalized = any(
                 clean[spans[k][0]].isupper() for k in range(i, j) if k > 0 and words[k]
             ) or (i == 0 and any(c.isupper() for c in text[1:]))
+            if capitalized and not in_brackets and _title_cased_word(kg, words[i:j], ids):
+                capitalized = False
             ids = sorted(ids, key=lambda x: (kg.label(x) != text, -kg.degree(x)))
             score = 1.0 + 0.1 * min(5, j - i)
             label = kg.label(ids[0])
@@ -580,6 +582,18 @@ def _entity_mentions(clean, spans, bracketed, kg: KnowledgeGraph, words) -> list
             )
     found.sort(key=lambda m: (-m.link_score, m.start))
     return found
+
+
+def _title_cased_word(kg: KnowledgeGraph, words: list[str], ids) -> bool:
+    """Is a capitalised single word a title-cased common noun, not a name? "who is the
+    *Director* of X": the KB writes the node it matches in lower case (a tag, a keyword: a
+    common word there too) and the word names a relation by its form — so it is read as the
+    relation word it is, not as a name the question leaves unused."""
+    return (
+        len(words) == 1
+        and all(kg.label(x) == kg.label(x).lower() for x in ids)
+        and bool(lexicon_for(kg).match(words[0]))
+    )
 
 
 def _value_by_meaning(kg: KnowledgeGraph, word: str) -> list[str]:
@@ -796,8 +810,10 @@ def _relative(words: list[str], i: int, names: set[int]) -> bool:
     """Is the wh-word at i a relative pronoun ("name the city *where* X was born")? Content
     comes before it, and a clause after it; a wh-word among the last words asks the question
     where it stands ("X were in *which* genres", "X's wife is *who*")."""
-    if i > 0 and not words[i - 1] and i + 1 < len(words) and words[i + 1] in _AUXILIARIES:
-        return False  # "X's wife, *where* was she born": a question after the comma, inverted
+    if i + 1 < len(words) and words[i + 1] in _AUXILIARIES and (
+        not words[i - 1] or words[i] in ("where", "when")
+    ):  # "X's wife, *where* was she born": a question after the comma, inverted; and a
+        return False  # relative "where"/"when" has a subject next, never a verb ("X *when* was")
     first = _after_fronted_phrase(words, i)
     if i == first + 1 and words[first] in _LEADING_PREPOSITIONS:
         return False  # "*since when* has X existed", "*in which* city was X born"
