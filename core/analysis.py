@@ -1351,8 +1351,15 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     on_literal = (np.isin(arrival_kinds(sem, paths[np.arange(n), np.maximum(ends, 0)]), literal)
                   & (ends >= 0)) if literal else np.zeros(n, bool)  # fmt: skip
     verbs = _time_verbs(qa, rows, used[0].end) if qa.answer.wh == "time" and used else []
-    if verbs:  # "*when* was X *founded*": a last hop on a year explains the verb
-        idx = np.flatnonzero(on_literal)[None, :]
+    on_focus = np.zeros(n, bool)
+    if not verbs and used and focus_row is not None:
+        verbs = _object_verbs(qa, rows, used[0], focus_row)
+        if verbs:  # the paths whose last hop the noun asked about names by its form
+            on_focus = qa.role_lex[rows[focus_row]][paths[np.arange(n), np.maximum(ends, 0)]]
+            on_focus = (on_focus > 0) & (on_focus >= qa.lexical[focus_row].max() - 1e-6)
+    if verbs:  # "*when* was X *founded*": a last hop on a year explains the verb (and "what
+        # *position* does X *play*": one the noun asked about names)
+        idx = np.flatnonzero(on_literal | on_focus)[None, :]
         verbs, at = np.asarray(verbs)[:, None], ends[idx]
         got_hops[verbs, idx, at] = np.maximum(got_hops[verbs, idx, at], qa.best[rows][verbs])
     got = got_hops.max(axis=2)
@@ -1585,6 +1592,33 @@ def _time_verbs(qa: QuestionAnalysis, rows: list[int], after: int) -> list[int]:
     if after_rows and not verbs and {"do", "does", "did"} & set(qa.words[:after]):
         verbs = after_rows[:1]
     return verbs
+
+
+def _object_verbs(qa: QuestionAnalysis, rows: list[int], topic: EntityMention,
+                  focus_row: int) -> list[int]:  # fmt: skip
+    """ "What *position* does X *play*", "X *plays* in which *position*": where the noun
+    asked about is the verb's object, the verb says nothing of its own — a last hop the noun
+    names explains it too, however well the verb names another relation by its form (`plays
+    for club`). The row (of `rows`) of the verb: the one word after the subject of a
+    do-question that ends the question (no stranded preposition: "which team does X play
+    *for*" asks for what the verb names), or the word right after the subject, followed by
+    "in" / "as" and the wh-word. Only where the noun names a relation by its form."""
+    words, focus = qa.words, qa.word_tokens[rows[focus_row]]
+    if qa.answer.wh != "thing" or qa.lexical[rows[focus_row]].max() <= 0:
+        return []
+    after = [row for row, r in enumerate(rows) if qa.word_tokens[r] >= topic.end]
+    if not after:
+        return []
+    verb = qa.word_tokens[rows[after[0]]]
+    rest = [w for w in words[verb + 1 :] if w]
+    if focus < topic.start and not rest and {"do", "does", "did"} & set(words[:topic.start]):
+        return after[:1]
+    between = [w for w in words[verb + 1 : focus] if w]
+    if verb == topic.end and focus > verb and between in (["which"], ["what"], ["in", "which"],
+                                                          ["in", "what"], ["as", "which"],
+                                                          ["as", "what"]):  # fmt: skip
+        return after[:1]
+    return []
 
 
 def focus_has(qa: QuestionAnalysis, row: int, lexical: bool = False) -> np.ndarray:

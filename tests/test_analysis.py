@@ -1827,3 +1827,33 @@ def test_a_shared_stem_names_a_relation_only_with_a_shared_sense(tmp_path: Path)
                      "found": {"founded by"}, "director": {"directed"}}  # fmt: skip
     assert engine.ask("Where is Bolt Forge's head office?", kb="firms").answer_labels == [
         "Turin"]
+
+
+def _positions_kb() -> list[tuple[str, str, str]]:
+    """Three clubs of four players; each player has a position and a shirt number."""
+    rows = []
+    positions = ["goalkeeper", "defender", "midfielder", "forward"]
+    for c, club in enumerate(["Rovers FC", "United AFC", "Athletic SC"]):
+        rows.append((club, "based in", ["Leeds", "Derby", "Hull"][c]))
+        for p, position in enumerate(positions):
+            player = f"{['Ada', 'Ben', 'Cy', 'Dee'][p]} {['Holt', 'Marsh', 'Reed'][c]}"
+            rows += [(player, "plays for club", club), (player, "position", position),
+                     (player, "shirt number", str(p + 1))]  # fmt: skip
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [("What position does Ben Marsh play?", ["defender"]),
+     ("Ben Marsh plays in which position?", ["defender"]),
+     ("Which club does Ben Marsh play for?", ["United AFC"])],
+)  # fmt: skip
+def test_the_verb_whose_object_is_asked_about_is_explained_by_that_noun(
+    tmp_path: Path, question: str, answer: list[str]
+) -> None:
+    """ "What *position* does X *play*": the noun asked about is the verb's object, so the
+    verb is explained by the hop the noun names (`position`) — it was left unexplained, and
+    the walk went to X's club and back to its players' positions. "Which club does X play
+    *for*" strands a preposition: there the verb names the relation, as before."""
+    engine = _imported(tmp_path, "positions", _positions_kb())
+    assert engine.ask(question, kb="positions").answer_labels == answer
