@@ -107,6 +107,7 @@ HOP_NAMED_WORD = 0.3  # ... and its word is said to name it (the word `hop_kind`
 NAMED_WEAK, NAMED_CLEAR = 0.3, 0.1
 PLACE_NAMES = 0.55  # a word naming a path relation this well is a place of the question
 HAS_SHARE = 0.5  # a relation this share of a role's nodes have says what those nodes are
+KIND_SLACK = 0.1  # a clause head that only says what its node is: how far below the best
 FOCUS_SYNONYM = 0.75  # the noun asked about names a relation by meaning at this cosine
 ORDER_PULL = 0.03  # per structural rank: an earlier hop takes the word the structure puts first
 SWAP_COST = 0.25  # support two hops may give up to take their words in the structure's order
@@ -944,11 +945,13 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
         # answer is ("which *companies*" is not `industry`) — unless it is said of an owner:
         # "the *kids* of X", "X's *offspring*" name a relation of X like any other noun
         scores[focus] = np.where(scores[focus] >= FOCUS_SYNONYM, scores[focus], -1.0)
+    kinds = []  # rows of clause heads that say only what their node is
     for row, i in enumerate(rows):
         if row == focus or scores.shape[1] < 2 or not _clause_head(qa.words, i):
             continue
         second, top = np.sort(scores[row])[-2:]
         if top - second < NAMED_CLEAR:
+            kinds.append(row)
             # "the *person* who runs X": the noun a relative clause is said of, preferring
             # no relation clearly, says what the node is; the clause's verb names the
             # relation (not "person" → `employer`; "the *university* that educated X" still
@@ -961,6 +964,10 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
         qa.best = np.maximum(scores.max(axis=1), qa.reach.max(axis=1))
     else:
         qa.best = np.zeros(len(rows), np.float32)
+    # "the *firm* that makes X": any hop reaching firms nearly as well as the best role of
+    # the KB explains it (the maker, not only a parent company, whose firms read a little
+    # more like "firm")
+    qa.best[kinds] -= KIND_SLACK
     qa.need = 1.0 / (1.0 + np.exp(-(qa.best - NEED_AT) / NEED_WIDTH))
     pad = np.full((len(rows), 1), -np.inf, np.float32)
     # role 2i is named like relation i; walked backwards (2i+1) it is named like its stored
