@@ -1774,6 +1774,9 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
     of_parts = len(of_chain)
     if of_parts and parts and _one_name(qa, (of_chain[0] | last_words) & needy):
         parts -= 1  # "the *location* of X's *headquarters*": one relation's name, split
+    if not parts and of_parts == 1 and _predicate_after(qa, topic) & needy:
+        qa._cache[key] = 2  # "where did *the husband of X* study", "the college where the
+        return 2  # husband of X *studied*": the noun, then the predicate's own hop
     if not parts and of_parts < 2:
         qa._cache[key] = 0  # a single "the N of X" bounds nothing
         return 0
@@ -1829,6 +1832,22 @@ def chain_tokens(qa: QuestionAnalysis, topic: EntityMention) -> set[int]:
         tokens = {i for part in possessive_parts(qa.words, topic.end) for i in part}
         qa._cache[key] = tokens.union(*_of_parts(qa, topic, _needy(qa)))
     return qa._cache[key]
+
+
+def _predicate_after(qa: QuestionAnalysis, topic: EntityMention) -> set[int]:
+    """The verb that ends the question right after a subject "the N of X" (auxiliaries
+    aside): a participle or past tense ("the college where the husband of X *studied*", "the
+    city where the founder of X was *born*"), or the verb of a do-question ("where did the
+    husband of X *study*"). Empty when anything else follows (an object, a preposition's
+    noun: "… studied *law*")."""
+    words = qa.words
+    rest = [k for k in range(topic.end, len(words)) if words[k] and words[k] not in _AUXILIARIES]
+    if not rest or rest[-1] != rest[0]:
+        return set()
+    k = rest[0]
+    if _verb_form(words[k]) or {"do", "does", "did"} & set(words[: topic.start]):
+        return {k}
+    return set()
 
 
 def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> list[set[int]]:

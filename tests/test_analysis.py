@@ -1914,3 +1914,20 @@ def test_the_shorter_readings_of_the_best_paths_are_scored_in_full(tmp_path: Pat
     engine = _dev_kb(tmp_path, "business", "kb.nt")
     trace = engine.ask("Which companies count Abigail Caldwell as a founder?", kb="business")
     assert trace.answer_labels == ["Goldline Online"]
+
+
+@pytest.mark.parametrize(
+    ("question", "hops"),
+    [("where was the husband of Ann Lee born", 2),
+     ("the city where the husband of Ann Lee was born", 2),
+     ("in which city was the husband of Ann Lee born", 2),
+     ("who is the husband of Ann Lee", 0),  # a single "the N of X" bounds nothing
+     ("the husband of Ann Lee was born in which city", 0)],  # more follows the verb
+)  # fmt: skip
+def test_a_predicate_after_a_single_of_part_is_a_hop_of_its_own(family, question, hops) -> None:
+    """ "the college where *the husband of X* studied": the subject is one hop (the husband),
+    the verb that ends the question another — a one-hop plan (X's own college) is shorter
+    than the question. It was counted only after a possessive ("X's husband")."""
+    qa = analyse(question, family.kg("family"))
+    topic = next(m for m in qa.entities if m.text == "Ann Lee")
+    assert chain_length(qa, topic) == hops
