@@ -1766,10 +1766,11 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
     if parts and not predicate and j + 1 < n and words[j] in _COPULAS \
             and _verb_form(words[j + 1]):  # fmt: skip
         predicate = set(range(j + 1, n))  # "who X's husband *is married to*"
-    if parts and not predicate and j - 1 > last_part and any(
-        w in ("do", "does", "did") for w in words[: topic.start]
-    ):  # fmt: skip
-        predicate = {j - 1}  # "where did X's kids *study*": the verb after the subject
+    if parts and not predicate and any(w in ("do", "does", "did") for w in words[: topic.start]):
+        if j - 1 > last_part:
+            predicate = {j - 1}  # "where did X's kids *study*": the verb after the subject
+        else:  # "who did X's wife have *as kids*": what follows the verb after the subject
+            predicate = set(range(j, n))
     of_chain = _of_parts(qa, topic, needy)
     of_parts = len(of_chain)
     if of_parts and parts and _one_name(qa, (of_chain[0] | last_words) & needy):

@@ -1931,3 +1931,13 @@ def test_a_predicate_after_a_single_of_part_is_a_hop_of_its_own(family, question
     qa = analyse(question, family.kg("family"))
     topic = next(m for m in qa.entities if m.text == "Ann Lee")
     assert chain_length(qa, topic) == hops
+
+
+def test_what_follows_the_verb_of_a_do_question_is_part_of_the_predicate(family) -> None:
+    """ "who did X's wife have *as kids*": after the subject's verb ("have", a function
+    word that ends the possessive part) comes the predicate's noun — a hop beyond the wife."""
+    qa = analyse("who did Bob Lee's wife have as kids", family.kg("family"))
+    topic = next(m for m in qa.entities if m.text == "Bob Lee")
+    assert chain_length(qa, topic) == 2
+    assert chain_length(analyse("who did Bob Lee's wife marry", family.kg("family")),
+                        topic) == 2  # the verb itself, as before  # fmt: skip
