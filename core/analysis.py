@@ -692,7 +692,9 @@ def _asked_type(words: list[str], names: set[int], modifiers: frozenset | set
         if i in names:
             continue  # "When Ladies Meet" is a title, not a question word
         if w in _WH and _relative(words, i, names):
-            break  # "the country *in which* X was born": the noun before it is asked for
+            # "the country *in which* X was born": the noun before it is asked for — unless a
+            # later wh-word asks ("the player *who* captains X is at *which club*")
+            continue
         if w in ("who", "whom"):
             if _strands_preposition(words, i):  # "who does X play for": a team as often
                 return AnswerType("", i, choices)

@@ -1941,3 +1941,19 @@ def test_what_follows_the_verb_of_a_do_question_is_part_of_the_predicate(family)
     assert chain_length(qa, topic) == 2
     assert chain_length(analyse("who did Bob Lee's wife marry", family.kg("family")),
                         topic) == 2  # the verb itself, as before  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "focus"),
+    [("the man who married Ann Lee was born in which city", "city"),
+     ("The person who is married to Ann Lee has which profession?", "profession"),
+     ("name the city where Dan Lee was born", "city")],  # no later wh-word: as before
+)  # fmt: skip
+def test_a_wh_word_after_a_relative_clause_asks_the_question(family, question, focus) -> None:
+    """ "The player *who* captains X is on the books of *which club*?": the relative "who"
+    does not end the search for the question word; the later "which" asks for a club (the
+    first noun, "player", was read as the noun asked about)."""
+    qa = analyse(question, family.kg("family"))
+    assert qa.words[qa.answer.focus] == focus
+    if focus == "city" and "married" in question:
+        assert answers(family, question) == ["Lyon"]
