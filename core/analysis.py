@@ -814,7 +814,7 @@ def _relative(words: list[str], i: int, names: set[int]) -> bool:
     comes before it, and a clause after it; a wh-word among the last words asks the question
     where it stands ("X were in *which* genres", "X's wife is *who*")."""
     if i + 1 < len(words) and words[i + 1] in _AUXILIARIES and (
-        not words[i - 1] or words[i] in ("where", "when")
+        (i > 0 and not words[i - 1]) or words[i] in ("where", "when")
     ):  # "X's wife, *where* was she born": a question after the comma, inverted; and a
         return False  # relative "where"/"when" has a subject next, never a verb ("X *when* was")
     first = _after_fronted_phrase(words, i)
@@ -1622,12 +1622,15 @@ def _object_verbs(qa: QuestionAnalysis, rows: list[int], topic: EntityMention,
     rest = [w for w in words[verb + 1 :] if w]
     if focus < topic.start and not rest and {"do", "does", "did"} & set(words[:topic.start]):
         return after[:1]
-    between = [w for w in words[verb + 1 : focus] if w]
-    if verb == topic.end and focus > verb and between in (["which"], ["what"], ["in", "which"],
-                                                          ["in", "what"], ["as", "which"],
-                                                          ["as", "what"]):  # fmt: skip
+    between = tuple(w for w in words[verb + 1 : focus] if w)
+    if verb == topic.end and focus > verb and between in _OBJECT_LINKS:
         return after[:1]
     return []
+
+
+# what may stand between a verb and the noun asked about as its object: "X plays *in which*
+# position", "X works *as what*"
+_OBJECT_LINKS = frozenset((*pre, wh) for pre in ((), ("in",), ("as",)) for wh in ("which", "what"))
 
 
 def focus_has(qa: QuestionAnalysis, row: int, lexical: bool = False) -> np.ndarray:
