@@ -166,16 +166,18 @@ def test_a_dead_end_after_a_judged_answer_falls_back_to_it(tmp_path) -> None:
 @pytest.mark.slow  # imports a dev KB of 10k triples
 def test_the_hops_walked_so_far_are_answered_when_every_longer_walk_finds_nothing(
         tmp_path) -> None:  # fmt: skip
-    """On the business dev KB the two best plans for "which firms has X started" walk on from
-    `founded by` (to a subsidiary, to a parent), and both find nothing; no ranked plan is the
-    one hop alone. The hop's own result, judged with the missing hop held against it, is
-    what the run answers — not "no answer" after the step limit."""
-    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "business" / "kb.nt"
+    """On the football dev KB "where do X play their home games" walks `home stadium` (a weak
+    reward, 0.10: "play" and "games" are left unexplained), then tries longer walks — back
+    from the stadium, on from the captain's club — and each finds nothing. The first hop's
+    own result, judged with what it leaves unexplained held against it, is what the run
+    answers — not "no answer" after the step limit. (The example was "which firms has X
+    started" on the business KB until the planner scored the one-hop prefix of its best
+    paths itself.)"""
+    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "football" / "kb.tsv"
     workspace = Workspace(tmp_path / "home")
-    workspace.import_file(kb, name="business")
-    trace = Engine(workspace).ask("Which firms has Hiroshi Ishikawa started?", kb="business")
-    assert sorted(trace.answer_labels) == [
-        "Exora Communications", "Frosthaven Marketplace", "Riverwood Mutual"]
+    workspace.import_file(kb, name="football")
+    trace = Engine(workspace).ask("Where do RC Flandres play their home games?", kb="football")
+    assert trace.answer_labels == ["Stade de la Citadelle"]
     assert "answered from step" in trace.stop_reason
     assert 0 in [s.candidates for s in trace.steps]  # a longer walk was tried and failed
 
