@@ -759,7 +759,13 @@ def _copula_after_noun(words: list[str], i: int) -> bool:
 
 
 _COPULAS = frozenset("is are was were".split())
-_AUXILIARIES = _COPULAS | frozenset("do does did has have had can could will would".split())
+_DO_SUPPORT = frozenset("do does did".split())
+_AUXILIARIES = _COPULAS | _DO_SUPPORT | frozenset("has have had can could will would".split())
+
+
+def _do_question(words: list[str], end: int) -> bool:
+    """Does "do" / "does" / "did" stand before token `end` ("where *did* X's kids study")?"""
+    return not _DO_SUPPORT.isdisjoint(words[:end])
 
 
 def _head_noun(words: list[str], names: set[int]) -> int | None:
@@ -1598,7 +1604,7 @@ def _time_verbs(qa: QuestionAnalysis, rows: list[int], after: int) -> list[int]:
     did X *open*")."""
     after_rows = [row for row, r in enumerate(rows) if qa.word_tokens[r] >= after]
     verbs = [row for row in after_rows if _verb_form(qa.words[qa.word_tokens[rows[row]]])]
-    if after_rows and not verbs and {"do", "does", "did"} & set(qa.words[:after]):
+    if after_rows and not verbs and _do_question(qa.words, after):
         verbs = after_rows[:1]
     return verbs
 
@@ -1620,7 +1626,7 @@ def _object_verbs(qa: QuestionAnalysis, rows: list[int], topic: EntityMention,
         return []
     verb = qa.word_tokens[rows[after[0]]]
     rest = [w for w in words[verb + 1 :] if w]
-    if focus < topic.start and not rest and {"do", "does", "did"} & set(words[:topic.start]):
+    if focus < topic.start and not rest and _do_question(words, topic.start):
         return after[:1]
     between = tuple(w for w in words[verb + 1 : focus] if w)
     if verb == topic.end and focus > verb and between in _OBJECT_LINKS:
@@ -1766,12 +1772,12 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         last_part, last_words, j = part.start, set(range(part.start, k)), k
         if predicate:
             break
-    if parts and not predicate and j < n and words[j] in ("do", "does", "did"):
+    if parts and not predicate and j < n and words[j] in _DO_SUPPORT:
         predicate = set(range(j, n))  # "what does X's husband *do for a living*"
     if parts and not predicate and j + 1 < n and words[j] in _COPULAS \
             and _verb_form(words[j + 1]):  # fmt: skip
         predicate = set(range(j + 1, n))  # "who X's husband *is married to*"
-    if parts and not predicate and any(w in ("do", "does", "did") for w in words[: topic.start]):
+    if parts and not predicate and _do_question(words, topic.start):
         if j - 1 > last_part:
             predicate = {j - 1}  # "where did X's kids *study*": the verb after the subject
         else:  # "who did X's wife have *as kids*": what follows the verb after the subject
@@ -1851,7 +1857,7 @@ def _predicate_after(qa: QuestionAnalysis, topic: EntityMention) -> set[int]:
     if not rest or rest[-1] != rest[0]:
         return set()
     k = rest[0]
-    if _verb_form(words[k]) or {"do", "does", "did"} & set(words[: topic.start]):
+    if _verb_form(words[k]) or _do_question(words, topic.start):
         return {k}
     return set()
 
