@@ -605,6 +605,19 @@ def test_the_contextual_encoder_reads_phrases() -> None:
     assert abs(float(again @ spouse) - 1.0) < 1e-5
 
 
+def test_the_contextual_encoder_stays_in_single_precision() -> None:
+    """A float64 scalar anywhere in the layers (NumPy 2 lets it win) turns every later product
+    float64 and the encoder 3x slower; a padded batch reads each text as it reads it alone."""
+    from core.textmodel import sentence_model
+
+    model = sentence_model()
+    texts = ["who did X marry", "the place of birth of the spouse of the parent of X"]
+    batch = model._forward([model.ids(t) for t in texts])
+    assert batch.dtype.name == "float32"
+    alone = model._forward([model.ids(texts[0])])[0]
+    assert float(alone @ batch[0]) > 1 - 1e-5
+
+
 def test_a_path_reads_out_from_its_topic(family) -> None:
     kg = family.kg("family")
     sem = semantics_for(kg)
