@@ -43,7 +43,7 @@ from core.text import (
     word_senses,
 )
 from core.text import tokens as label_tokens
-from core.textmodel import sentence_model, text_model
+from core.textmodel import norm, sentence_model, text_model
 
 _TOKEN = re.compile(r"\w+(?:[.'’&]\w+)*|[^\w\s]", re.UNICODE)
 _POSSESSIVE = re.compile(r"^(.*\w)['’]s$", re.UNICODE)
@@ -2202,7 +2202,7 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
             return 1.0  # the noun names the relation that reaches the answer ("which league")
         word = qa.words[qa.answer.focus]  # read with its singular, which names the kind
         vec = sem.model.embed_words([word, singular(word)]).sum(axis=0)
-        vec /= max(float(np.linalg.norm(vec)), 1e-9)
+        vec /= max(norm(vec), 1e-9)
         fit = _relative_reach(sem, vec, code, reached)
         if not trusted_only:
             return fit

@@ -14,6 +14,7 @@ model and what it costs.
 from __future__ import annotations
 
 import json
+import math
 import re
 import unicodedata
 from functools import lru_cache
@@ -35,6 +36,7 @@ class TextModel:
         self.dim = int(vectors.shape[1])
         self._unk = self.vocab.get("[UNK]")
         self._word_cache: dict[str, tuple[np.ndarray, int]] = {}
+        self._unit_cache: dict[str, np.ndarray] = {}
 
     @classmethod
     def load(cls, directory: Path = MODEL_DIR) -> TextModel:
@@ -71,9 +73,12 @@ class TextModel:
         """Unit vectors of single words, one row each (the hot path: memoised per word)."""
         out = np.zeros((len(words), self.dim), np.float32)
         for i, word in enumerate(words):
-            vec, n = self._word(word)
-            if n:
-                out[i] = _unit(vec / n)
+            unit = self._unit_cache.get(word)
+            if unit is None:
+                vec, n = self._word(word)
+                unit = _unit(vec / n) if n else np.zeros(self.dim, np.float32)
+                self._unit_cache[word] = unit
+            out[i] = unit
         return out
 
     def embed_many(self, texts: list[str]) -> np.ndarray:
@@ -114,9 +119,15 @@ def _pre_tokens(text: str) -> list[str]:
     return _SPLIT.findall(text)
 
 
+def norm(vec: np.ndarray) -> float:
+    """The length of one vector (what `np.linalg.norm` computes, without its checks, which
+    cost more than the sum on the hot path's short vectors)."""
+    return math.sqrt(float(vec @ vec))
+
+
 def _unit(vec: np.ndarray) -> np.ndarray:
-    norm = float(np.linalg.norm(vec))
-    return vec / norm if norm > 0 else vec
+    length = norm(vec)
+    return vec / length if length > 0 else vec
 
 
 @lru_cache(maxsize=1)

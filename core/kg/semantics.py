@@ -30,7 +30,7 @@ import numpy as np
 from core.kg.store import KnowledgeGraph
 from core.kg.terms import is_literal_id
 from core.text import MARKED_SENSES, STOPWORDS, tokens, word_forms
-from core.textmodel import TextModel, text_model
+from core.textmodel import TextModel, norm, text_model
 
 COMMENT_WEIGHT = 0.9  # a match with the documentation counts a little less than the name
 PREFIX_WEIGHT = 0.35  # domain segments of a dotted name ("people.person.") weigh less
@@ -227,17 +227,17 @@ class RelationSemantics:
         for part in parts:
             if len(part):
                 mean = np.mean(part, axis=0)
-                norm = float(np.linalg.norm(mean))
-                vec = vec + (mean / norm if norm else mean)
-        norm = float(np.linalg.norm(vec))
-        return vec / norm if norm else vec
+                length = norm(mean)
+                vec = vec + (mean / length if length else mean)
+        length = norm(vec)
+        return vec / length if length else vec
 
     def _mixed(self, nodes: list[str], code: int) -> np.ndarray:
         """What these nodes are, mixed with what the role reaches in general: a few nodes say
         less than the role's whole sample, so they weigh by their number (full at 8)."""
         mixed = self._centroid(nodes) * min(1.0, len(nodes) / 8) + self.reach_vecs[code]
-        norm = float(np.linalg.norm(mixed))
-        return mixed / norm if norm else self.reach_vecs[code]
+        length = norm(mixed)
+        return mixed / length if length else self.reach_vecs[code]
 
     def shared_value_nodes(self) -> tuple[list[str], np.ndarray]:
         """The values many subjects share (the countries of a nationality, the positions of
