@@ -64,8 +64,9 @@ _OTHER_CUES = frozenset(
     compatriot compatriots counterpart counterparts rival rivals opponent opponents
     together alongside rest remainder remaining""".split()
 )
-# nouns for a part of a set, whose "of" phrase names what is asked for ("the *rest* of the clubs")
-_PARTITIVES = frozenset("rest remainder".split())
+# nouns for a part or an amount of a set, whose "of" phrase names what is asked for ("the
+# *rest* of the clubs", "a *couple* of words describing X"); not "number", which asks a count
+_PARTITIVES = frozenset("rest remainder couple pair handful lot lots bunch dozen".split())
 _OTHER_SUFFIXES = ("mate", "mates")  # teammates, classmates, clubmates
 _PREDICATIVE = frozenset("is are was were be as".split())  # "… is a doctor", "play as keeper"
 PREPOSITIONS = frozenset(
@@ -771,10 +772,12 @@ def _do_question(words: list[str], end: int) -> bool:
 def _head_noun(words: list[str], names: set[int]) -> int | None:
     """The noun a request without a question word asks for: the head of its first run of
     content words outside names, or of the last noun of a possessive chain."""
-    k = 0
+    k, described = 0, False
     while k < len(words):
         w = words[k]
-        if k in names or not w or w in STOPWORDS or w in _FRAME or w == "'s" or w.isdigit():
+        if k in names or not w or w in STOPWORDS or w in _FRAME or w == "'s" or w.isdigit() \
+                or ((described or k - 1 in names) and _verb_form(w)):  # fmt: skip
+            # "X *directed* to films": a participle after a name is its verb, not a noun
             k += 1
             continue
         end = k
@@ -790,6 +793,12 @@ def _head_noun(words: list[str], names: set[int]) -> int | None:
             continue
         if words[end] in _PARTITIVES and end + 1 < len(words) and words[end + 1] == "of":
             k = end + 2  # "the rest of the clubs": the clubs are asked for
+            continue
+        if k >= 3 and words[k - 1] in ("a", "an") and words[k - 2] in _COPULAS \
+                and k - 3 in names:  # fmt: skip
+            # "X is a *film* written by this person": the noun says what X is; what the
+            # clause after it names is asked for
+            k, described = end + 1, True
             continue
         return end
     return None
@@ -866,6 +875,8 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
         if k in names:
             break  # "what does X act in": the question word asks no noun
         w = words[k]
+        if w in _PARTITIVES and k + 1 < len(words) and words[k + 1] == "of":
+            continue  # "what are a *couple of* words for X": the words are asked for
         if w and w not in STOPWORDS and w not in _FRAME and w != "'s" and not w.isdigit():
             start = k
             break

@@ -76,6 +76,7 @@ FEATURES = (
 # walking back over a named hop, even when the walk back has a word of its own
 CONTEXT = FEATURES.index("context_similarity")
 COVERAGE = FEATURES.index("coverage")
+SUPPORT = FEATURES.index("min_support")
 RERANK = 40  # plans ranked after the contextual encoder (as many as the fit sees)
 COVERAGE_MARGIN = 0.25  # see Planner.plans: the rule on unexplained phrases
 # When the first stage's best plan leads the next by this much, the second stage (contextual
@@ -231,7 +232,10 @@ class Planner:
         # contextual encoder's reading of each (memoised texts: the paths of one KB repeat
         # from question to question) — unless the first stage has a clear winner
         lead = base[best[0]] - base[best[1]] if len(best) > 1 else np.inf
-        first_stage = lead >= self.context_gate
+        # ... and one whose every hop some word names well: a leader no word names is
+        # a guess the encoder's reading of the whole phrase may correct
+        first_stage = lead >= self.context_gate and \
+            x[best[0], SUPPORT] >= NAMED_AT  # fmt: skip
         if not first_stage:
             read = best[: self.context_read]
             x[read, CONTEXT] = self._context_similarity(qa, [candidates[i] for i in read])

@@ -152,11 +152,11 @@ class RelationSemantics:
         for code in path:
             rel = self.rel_ids[code >> 1]
             if code % 2 == 0:
-                text = f"the {self.kg.label(rel)} of {text}"
+                text = f"the {_noun(self.kg.label(rel))} of {text}"
             elif rel in self.inverse:
-                text = f"the {self.kg.label(self.inverse[rel])} of {text}"
+                text = f"the {_noun(self.kg.label(self.inverse[rel]))} of {text}"
             else:
-                text = f"whoever has {self.kg.label(rel)} {text}"
+                text = f"whoever has {_noun(self.kg.label(rel))} {text}"
         return text
 
     def __deepcopy__(self, memo) -> RelationSemantics:
@@ -391,3 +391,10 @@ def semantics_for(kg: KnowledgeGraph) -> RelationSemantics:
     if sem is None or sem.rel_ids != kg.index.rel_ids:
         sem = kg._semantics = RelationSemantics(kg)
     return sem
+
+
+def _noun(label: str) -> str:
+    """A relation's name as the noun of "the … of X": "has tags" reads "tags" (the verb would
+    make "the has tags of X", which the encoder reads as nothing)."""
+    head, _, rest = label.partition(" ")
+    return rest if head.lower() in ("has", "have") and rest else label
