@@ -45,7 +45,8 @@ from core.text import (
 from core.text import tokens as label_tokens
 from core.textmodel import norm, sentence_model, text_model
 
-_TOKEN = re.compile(r"\w+(?:[.'’&]\w+)*|[^\w\s]", re.UNICODE)
+# a possessive after a name's closing dot ("Acme Inc.*'s* CEO") is one token, as after a letter
+_TOKEN = re.compile(r"\w+(?:[.'’&]\w+)*|['’]s\b|[^\w\s]", re.UNICODE)
 _POSSESSIVE = re.compile(r"^(.*\w)['’]s$", re.UNICODE)
 _MAX_SPAN = 12
 _WH = frozenset("who whom whose what which when where how".split())
@@ -819,6 +820,7 @@ def _strands_preposition(words: list[str], wh: int) -> bool:
 
 
 _STRANDABLE = frozenset("for with against at to from in on".split())
+_PLACE_PREPOSITIONS = frozenset("in on at by with from into inside".split())
 # a clause that follows a stranded preposition ("… line up *for when* …"); not a relative
 # pronoun, which takes the preposition as its own ("the club *for which* X plays")
 _CLAUSE_AFTER = frozenset("when while whenever".split())
@@ -877,6 +879,8 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
         w = words[k]
         if w in _PARTITIVES and k + 1 < len(words) and words[k + 1] == "of":
             continue  # "what are a *couple of* words for X": the words are asked for
+        if w in _PLACE_PREPOSITIONS and k > i + 1 and words[k - 1] in _COPULAS:
+            break  # "which was *in* the film X": the noun is the preposition's, not asked
         if w and w not in STOPWORDS and w not in _FRAME and w != "'s" and not w.isdigit():
             start = k
             break
@@ -1958,6 +1962,11 @@ def anchor_kind(qa: QuestionAnalysis, kg: KnowledgeGraph, node: str,
                 for row, t in enumerate(qa.word_tokens):
                     if not _apposed(qa.words, mention, t):
                         continue
+                    if t == mention.start - 1 and qa.lexical[row].max() <= 0:
+                        # "the *film* Polyester", a noun naming no relation by its form: it
+                        # says what X is, however well its meaning also matches a relation
+                        # or its documentation ("the film's director")
+                        kind[row] = max(kind[row], qa.best[row])
                     forms = word_forms(qa.words[t])
                     for r in objects:
                         lex = qa.lexical[row, r]

@@ -925,6 +925,48 @@ def test_a_relation_named_has_n_reads_as_its_noun(films: Engine) -> None:
     assert sem.verbalise([2 * tags + 1]) == "whoever has tags X"
 
 
+def test_a_noun_in_apposition_before_the_name_says_what_the_topic_is(films: Engine) -> None:
+    """ "who was in the *film* Dawn Ride": "film" names no relation by its form, so it says
+    what Dawn Ride is and needs no hop — however near its meaning is to some relation (MetaQA
+    documents `directed_by` as "the film's director")."""
+    kg = films.kg("films")
+    qa = analyse("who was in the film Dawn Ride", kg)
+    topic = next(m for m in qa.entities if m.text == "Dawn Ride")
+    row = qa.word_tokens.index(qa.words.index("film"))
+    assert anchor_kind(qa, kg, topic.ids[0], topic)[row] == pytest.approx(qa.best[row])
+
+
+def test_the_noun_after_a_preposition_is_not_the_noun_asked_for(films: Engine) -> None:
+    """ "which was *in* the film X": "film" is the preposition's object, not what "which"
+    asks for (it was read as "which film", and films were the answer)."""
+    kg = films.kg("films")
+    assert analyse("which was in the film Dawn Ride", kg).answer.focus is None
+    qa = analyse("which film was Ida Moss in", kg)  # the noun right after "which": as before
+    assert qa.words[qa.answer.focus] == "film"
+
+
+def test_a_possessive_after_a_names_closing_dot_is_one_token() -> None:
+    """ "Acme Inc.'s CEO": the "'s" after "Inc." is a possessive, as after any letter (it
+    was split into an apostrophe and an "s", and the name was read as one in apposition)."""
+    from core.analysis import _tokenize
+
+    text = "the university Acme Inc.'s CEO attended"
+    assert [text[a:b] for a, b in _tokenize(text)] == [
+        "the", "university", "Acme", "Inc", ".", "'s", "CEO", "attended"]  # fmt: skip
+    plural = "the players' stats"
+    assert [plural[a:b] for a, b in _tokenize(plural)] == ["the", "players", "'", "stats"]
+
+
+def test_a_relation_named_by_its_agent_reads_as_the_agent(films: Engine) -> None:
+    """ "directed by" walked forwards reads "whoever directed X" (not "the directed by of X",
+    which the encoder reads as little as "the has tags of X"); backwards as before."""
+    kg = films.kg("films")
+    sem = semantics_for(kg)
+    directed = sem.code[next(r for r in sem.rel_ids if kg.label(r) == "directed by")]
+    assert sem.verbalise([2 * directed]) == "whoever directed X"
+    assert sem.verbalise([2 * directed + 1]) == "whoever has directed by X"
+
+
 def test_a_leader_no_word_names_is_read_by_the_encoder(films: Engine) -> None:
     """A first-stage lead is no clear win when no word names the leader's relations well
     ("who is *behind* X"): the contextual encoder reads the plans too. A leader a word names

@@ -151,8 +151,12 @@ class RelationSemantics:
         text = topic
         for code in path:
             rel = self.rel_ids[code >> 1]
-            if code % 2 == 0:
-                text = f"the {_noun(self.kg.label(rel))} of {text}"
+            label = self.kg.label(rel)
+            agent = _PASSIVE.fullmatch(label)
+            if agent and code % 2 == 0:  # "directed by": "whoever directed X"
+                text = f"whoever {agent[1]} {text}"
+            elif code % 2 == 0:
+                text = f"the {_noun(label)} of {text}"
             elif rel in self.inverse:
                 text = f"the {_noun(self.kg.label(self.inverse[rel]))} of {text}"
             else:
@@ -391,6 +395,9 @@ def semantics_for(kg: KnowledgeGraph) -> RelationSemantics:
     if sem is None or sem.rel_ids != kg.index.rel_ids:
         sem = kg._semantics = RelationSemantics(kg)
     return sem
+
+
+_PASSIVE = re.compile(r"(\w+(?:ed|en)) by")  # a relation named by its agent: "written by"
 
 
 def _noun(label: str) -> str:
