@@ -2239,10 +2239,10 @@ CATEGORY_NOUNS = frozenset("sort sorts kind kinds type types category categories
 
 def _asks_for_a_category(qa: QuestionAnalysis) -> bool:
     """Is the noun asked about a word for a category, followed by "of" ("what *kind* of
-    company is X")?"""
+    company is X") or by the verb that says whose ("what *types* are the films X wrote")?"""
     i = qa.answer.focus
     return (i is not None and qa.words[i] in CATEGORY_NOUNS and i + 1 < len(qa.words)
-            and qa.words[i + 1] == "of")  # fmt: skip
+            and (qa.words[i + 1] == "of" or qa.words[i + 1] in _COPULAS))  # fmt: skip
 
 
 def _names_arrival(qa: QuestionAnalysis, sem: RelationSemantics, code: int) -> bool:

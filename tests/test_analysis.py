@@ -915,6 +915,37 @@ def test_the_noun_asked_for_is_not_an_amount_a_verb_or_what_the_topic_is(
         assert films.ask(question, kb="films").answer_labels == answer
 
 
+def test_a_category_noun_before_a_copula_asks_for_a_category(tmp_path: Path) -> None:
+    """ "what *types* are the films X directed" asks for a category the films have (one of
+    few values many share: a genre), as "what *types of* film" does — not for the films (on
+    the bare MetaQA KB: 3-hop 0.928 -> 0.951; a KB this small still answers films, as it does
+    for "what kinds of film", the answer type being one signal among many)."""
+    from core.analysis import _asks_for_a_category
+
+    directors, genres = ["Ida Moss", "Otto Berg", "Max Roy", "Lea Kim"], ["drama", "western"]
+    rows = [
+        line
+        for i in range(16)
+        for line in (f"Film {i}\tdirected_by\t{directors[i % 4]}",
+                     f"Film {i}\thas_genre\t{genres[(i // 4) % 2]}",
+                     f"Film {i}\trelease_year\t{1990 + i}")
+    ]  # fmt: skip
+    (tmp_path / "films.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "films.tsv", name="films")
+    kg = engine.kg("films")
+    genre, directed = (next(r.id for r in kg.relations if r.label == label)
+                       for label in ("has genre", "directed by"))  # fmt: skip
+    for question in ("what types are the films directed by Max Roy",
+                     "what kinds of film did Max Roy direct"):  # fmt: skip
+        qa = analyse(question, kg)
+        assert _asks_for_a_category(qa), question
+        assert answer_fit(qa, kg, genre, "out") == 1.0, question
+        assert answer_fit(qa, kg, directed, "in") == -1.0, question
+    assert _asks_for_a_category(analyse("what types of film are there", kg))
+    assert not _asks_for_a_category(analyse("what films did Max Roy direct", kg))
+
+
 def test_a_relation_named_has_n_reads_as_its_noun(films: Engine) -> None:
     """The encoder reads "the tags of X", not "the has tags of X" (a verb where the path's
     noun stands)."""
