@@ -2237,6 +2237,14 @@ NAMES_RELATION = 0.6  # a type noun matching a relation this well names it ("dir
 CATEGORY_NOUNS = frozenset("sort sorts kind kinds type types category categories".split())
 
 
+def typed_by_rule(qa: QuestionAnalysis) -> bool:
+    """Does a fixed rule decide the kind of answer (a time, a number, a category: `answer_fit`
+    gives 1 or -1), not how near a noun's meaning is to what roles reach? Only such a verdict
+    may send the loop past a complete plan on its own."""
+    return qa.answer.wh in ("time", "number") or (
+        qa.answer.wh == "thing" and _asks_for_a_category(qa))
+
+
 def _asks_for_a_category(qa: QuestionAnalysis) -> bool:
     """Is the noun asked about a word for a category, followed by "of" ("what *kind* of
     company is X") or by the verb that says whose ("what *types* are the films X wrote")?"""

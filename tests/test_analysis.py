@@ -944,6 +944,14 @@ def test_a_category_noun_before_a_copula_asks_for_a_category(tmp_path: Path) -> 
         assert answer_fit(qa, kg, directed, "in") == -1.0, question
     assert _asks_for_a_category(analyse("what types of film are there", kg))
     assert not _asks_for_a_category(analyse("what films did Max Roy direct", kg))
+    # the loop walks on from the films, which the rule says are the wrong kind, to their
+    # genres, though the one-hop plan scores higher and explains as much of the question
+    trace = engine.ask("what types are the films of Max Roy", kb="films")
+    assert sorted(trace.answer_labels) == ["drama", "western"]
+    assert len(trace.steps) >= 2
+    # ... where only a noun's meaning types the answer ("which films"), that is no verdict
+    trace = engine.ask("which films did Max Roy direct", kb="films")
+    assert sorted(trace.answer_labels) == ["Film 10", "Film 14", "Film 2", "Film 6"]
 
 
 def test_a_relation_named_has_n_reads_as_its_noun(films: Engine) -> None:

@@ -23,6 +23,7 @@ from core.analysis import (
     explain,
     hop_kind,
     role_codes,
+    typed_by_rule,
 )
 from core.judges import TYPE_MISMATCH
 from core.kg.source import path_sparql
@@ -125,7 +126,7 @@ class RuleAgent:
         parts = len(plan.constraints) + len(plan.filters)
         if run.part_i < parts:
             return self._keep(run, self._part_action(state, plan, run.part_i))
-        longer = self._extension(run.plans, run.plan_i)
+        longer = self._extension(run.plans, run.plan_i, typed_by_rule(run.analysis))
         if self.guide is not None:
             return self._keep(run, self._guided_completion(state, plan, longer))
         if longer is None:
@@ -303,21 +304,27 @@ class RuleAgent:
         )
 
     @staticmethod
-    def _extension(plans: list[Plan], current: int) -> int | None:
+    def _extension(plans: list[Plan], current: int, typed: bool = False) -> int | None:
         """A ranked plan that continues the current one and explains more of the question
-        (another hop only helps if it explains words the current path leaves unexplained)."""
+        (another hop only helps if it explains words the current path leaves unexplained) —
+        or, where a rule types the answer (`typed`), one that gives the kind asked for."""
         base = plans[current]
         for i, other in enumerate(plans):
-            if other.features.get("coverage", 0) <= base.features.get("coverage", 0) + 0.05:
+            # the current answers are the wrong kind and the longer plan's the right one
+            # ("what *types* are the films X directed": films, then their genres)
+            righted = typed and _type_fit(base) < 0 < _type_fit(other)
+            if other.features.get("coverage", 0) <= base.features.get("coverage", 0) + 0.05 \
+                    and not righted:  # fmt: skip
                 continue
             # a longer plan that also gives the kind of answer asked for where the current
             # one does not ("in which *country* was X born": a city) may score further below
-            gain = min(1.0, max(0.0, _type_fit(other) - _type_fit(base)))
+            gain = min(2.0 if righted else 1.0, max(0.0, _type_fit(other) - _type_fit(base)))
             if other.score < base.score - EXTEND_MARGIN * (1 + gain):
                 continue
             # "which *movies*" asks for things: a hop on to bare values (genres, tags) explains
             # the noun by what the values sound like, not by what was asked for
-            if other.features.get("value_answer", 0) > base.features.get("value_answer", 0):
+            if other.features.get("value_answer", 0) > base.features.get("value_answer", 0) \
+                    and not righted:  # fmt: skip
                 continue
             if (
                 i != current
