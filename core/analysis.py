@@ -900,6 +900,15 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
         end = nxt
     while not words[end] and end > start:
         end -= 1
+    # "what are the main *languages*": in a noun phrase after its article, a plural after
+    # a word that is not one is the head (right after "which" it is a verb: "which company
+    # *controls* X")
+    nxt = end + 1
+    if start > i + 1 and nxt < len(words) and nxt not in names and words[nxt].isalpha() \
+            and words[nxt] not in STOPWORDS | _FRAME | PREPOSITIONS \
+            and not _verb_form(words[nxt]) and is_plural(words[nxt]) \
+            and not is_plural(words[end]):  # fmt: skip
+        return nxt
     return end
 
 

@@ -915,6 +915,24 @@ def test_the_noun_asked_for_is_not_an_amount_a_verb_or_what_the_topic_is(
         assert films.ask(question, kb="films").answer_labels == answer
 
 
+@pytest.mark.parametrize(
+    ("question", "focus"),
+    [("what are the main languages in Ida Moss directed films", "languages"),
+     ("what are the usual genres of Ida Moss's films", "genres"),
+     ("which film directed by Ida Moss features horses", "film"),  # a verb in -s after it
+     ("what genre films did Ida Moss direct", "genre")],  # no article: as before
+)  # fmt: skip
+def test_a_plural_after_a_word_that_is_not_heads_the_noun_asked_for(
+    films: Engine, question: str, focus: str
+) -> None:
+    """ "what are the *main* languages": in a noun phrase after its article, the plural
+    after a singular is the head (the adjective was read as the noun asked about)."""
+    qa = analyse(question, films.kg("films"))
+    assert qa.words[qa.answer.focus] == focus
+    if focus == "languages":
+        assert sorted(films.ask(question, kb="films").answer_labels) == ["English", "French"]
+
+
 def test_a_category_noun_before_a_copula_asks_for_a_category(tmp_path: Path) -> None:
     """ "what *types* are the films X directed" asks for a category the films have (one of
     few values many share: a genre), as "what *types of* film" does — not for the films (on
