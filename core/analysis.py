@@ -761,6 +761,13 @@ def _copula_after_noun(words: list[str], i: int) -> bool:
 
 
 _COPULAS = frozenset("is are was were".split())
+# what may open a noun phrase that heads a clause ("name *every* comedy picture X scripted")
+# pronouns that stand for what is asked ("list *everything* X scripted")
+_INDEFINITES = frozenset(
+    f"{q}{r}" for q in ("every", "any", "some") for r in ("thing", "one", "body"))
+_NOUN_PHRASE_OPENERS = frozenset(
+    "the a an every each all any some no these those this that my your his her its our their"
+    .split())  # fmt: skip
 _DO_SUPPORT = frozenset("do does did".split())
 _AUXILIARIES = _COPULAS | _DO_SUPPORT | frozenset("has have had can could will would".split())
 
@@ -794,6 +801,13 @@ def _head_noun(words: list[str], names: set[int]) -> int | None:
             continue
         if words[end] in _PARTITIVES and end + 1 < len(words) and words[end + 1] == "of":
             k = end + 2  # "the rest of the clubs": the clubs are asked for
+            continue
+        if end + 1 in names and (k == 0 or words[k - 1] not in _NOUN_PHRASE_OPENERS) \
+                and words[end] not in _INDEFINITES:  # fmt: skip
+            # "can you describe *movie* X in a few words": a noun right before a name, with
+            # no determiner, says what the name is; the ask is elsewhere ("words") — with
+            # one it heads a clause ("name every comedy *picture* X scripted")
+            k, described = end + 1, True
             continue
         if k >= 3 and words[k - 1] in ("a", "an") and words[k - 2] in _COPULAS \
                 and k - 3 in names:  # fmt: skip

@@ -901,14 +901,18 @@ def test_where_or_when_before_a_verb_asks_the_question(films: Engine, question: 
      ("what are a couple of words that describe Dawn Ride", "words", ["horses"]),
      ("Ida Moss directed to films", "films", None),
      ("Dawn Ride is a film made by this person", "person", ["Ida Moss"]),
-     ("list the rest of the films of Ida Moss", "films", None)],  # as before
+     ("list the rest of the films of Ida Moss", "films", None),  # as before
+     ("can you describe movie Dawn Ride in a few words", "words", ["horses"]),
+     ("name every western film Ida Moss directed", "film", None),  # a clause's head
+     ("list everything Ida Moss directed", "everything", None)],  # a pronoun: as before
 )  # fmt: skip
 def test_the_noun_asked_for_is_not_an_amount_a_verb_or_what_the_topic_is(
     films: Engine, question: str, focus: str, answer: list[str] | None
 ) -> None:
     """ "a *couple* of words" asks for words (an amount's "of" phrase names what is asked);
     "X *directed* to films": a participle after a name is its verb; "X is a *film* made by this
-    person": the noun after "X is a" says what X is, and the clause after it what is asked."""
+    person": the noun after "X is a" says what X is, and the clause after it what is asked;
+    "describe *movie* X": a noun right before a name with no determiner says what it is."""
     qa = analyse(question, films.kg("films"))
     assert qa.words[qa.answer.focus] == focus
     if answer:
