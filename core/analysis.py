@@ -1918,7 +1918,13 @@ def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> li
         ):  # fmt: skip
             j -= 1
         part = set(range(j + 1, k))
-        if not part & needy or part & names or any(_verb_form(words[i]) for i in part):
+        if part & names or any(_verb_form(words[i]) for i in part):
+            break
+        if not part & needy:
+            # "the *alma mater* of the CEO of X": words the KB's names do not meet may still
+            # be a part — the chain's outermost, a noun phrase of plain nouns after an article
+            if parts and (j < 0 or words[j] != "of") and _plain_noun_phrase(words, part):
+                parts.append(part)
             break
         if parts and _one_name(qa, (parts[-1] | part) & needy):
             parts[-1] |= part  # "the *location* of the *headquarters* of X": one name
@@ -1926,6 +1932,20 @@ def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> li
             parts.append(part)
         k = j
     return parts
+
+
+def _plain_noun_phrase(words: list[str], part: set[int]) -> bool:
+    """An article, then content nouns only ("the *alma mater*"; not "the *rest*", "the
+    *kind*", "the *number*", "the *name*")."""
+    tokens = sorted(part)
+    nouns = [words[i] for i in tokens if words[i] not in _ARTICLE_WORDS]
+    return (bool(nouns) and words[tokens[0]] in _ARTICLE_WORDS
+            and all(w.isalpha() and w not in STOPWORDS and w not in _FRAME
+                    and w not in _PARTITIVES and w not in CATEGORY_NOUNS
+                    and w not in QUANTITY_NOUNS for w in nouns))  # fmt: skip
+
+
+_ARTICLE_WORDS = frozenset("the a an".split())
 
 
 def _one_name(qa: QuestionAnalysis, tokens: set[int]) -> bool:

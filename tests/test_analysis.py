@@ -2091,6 +2091,21 @@ def test_a_predicate_after_a_single_of_part_is_a_hop_of_its_own(family, question
     assert chain_length(qa, topic) == hops
 
 
+@pytest.mark.parametrize(
+    ("question", "hops"),
+    [("the alma mater of the spouse of Ann Lee", 2),  # words no KB name meets: still a part
+     ("the number of the children of Ann Lee", 0),  # an amount, not a part
+     ("the rest of the children of Ann Lee", 0)],  # a part of a set, not a part
+)  # fmt: skip
+def test_the_outermost_of_part_is_a_hop_whatever_its_words(family, question, hops) -> None:
+    """ "the X of the Y of Z" is two hops whatever the words: the outermost part of an "of"
+    chain counts where it is plain nouns after an article, though no relation name of the KB
+    meets its words ("alma mater" is Latin to the static vectors)."""
+    qa = analyse(question, family.kg("family"))
+    topic = next(m for m in qa.entities if m.text == "Ann Lee")
+    assert chain_length(qa, topic) == hops
+
+
 def test_what_follows_the_verb_of_a_do_question_is_part_of_the_predicate(family) -> None:
     """ "who did X's wife have *as kids*": after the subject's verb ("have", a function
     word that ends the possessive part) comes the predicate's noun — a hop beyond the wife."""
