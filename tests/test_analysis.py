@@ -1028,6 +1028,29 @@ def test_a_relation_named_by_its_agent_reads_as_the_agent(films: Engine) -> None
     assert sem.verbalise([2 * directed + 1]) == "whoever has directed by X"
 
 
+def test_where_no_word_names_the_leader_the_encoder_picks_among_close_plans(
+    tmp_path: Path,
+) -> None:
+    """ "what does X do *for a living*": the static vectors put "living" nearest residence,
+    so the leader rests on a weak word match; the encoder reads the whole phrase as the
+    profession, and a plan that close behind goes first. "where does X live" is named well
+    and stays as it was."""
+    people = [("Ann Lee", "lawyer", "Paris", "Lyon"), ("Bob Lee", "doctor", "Lyon", "Paris"),
+              ("Cara Diaz", "painter", "Berlin", "Munich"),
+              ("Dan Diaz", "lawyer", "Munich", "Berlin"), ("Eve Ray", "nurse", "Paris", "Berlin"),
+              ("Gus Ray", "doctor", "Lyon", "Munich")]  # fmt: skip
+    rows = [line for name, job, home, birth in people
+            for line in (f"{name}\tprofession\t{job}", f"{name}\tplace_of_residence\t{home}",
+                         f"{name}\tplace_of_birth\t{birth}")]  # fmt: skip
+    (tmp_path / "people.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(tmp_path / "people.tsv", name="people")
+    for question, answer in (("what does Cara Diaz do for a living", "painter"),
+                             ("what does Gus Ray do for a living", "doctor"),
+                             ("where does Cara Diaz live", "Berlin")):  # fmt: skip
+        assert engine.ask(question, kb="people").answer_labels == [answer], question
+
+
 def test_a_leader_no_word_names_is_read_by_the_encoder(films: Engine) -> None:
     """A first-stage lead is no clear win when no word names the leader's relations well
     ("who is *behind* X"): the contextual encoder reads the plans too. A leader a word names

@@ -79,6 +79,7 @@ COVERAGE = FEATURES.index("coverage")
 SUPPORT = FEATURES.index("min_support")
 RERANK = 40  # plans ranked after the contextual encoder (as many as the fit sees)
 COVERAGE_MARGIN = 0.25  # see Planner.plans: the rule on unexplained phrases
+CONTEXT_MARGIN, CONTEXT_LEAD = 1.0, 0.1  # see _read_by_context
 # When the first stage's best plan leads the next by this much, the second stage (contextual
 # encoder + ranker) is skipped: on the tuning files it then picks the same plan's quality in
 # every question (`scripts/fit_planner.py --reuse --gate` measures it), and the encoder is
@@ -241,6 +242,8 @@ class Planner:
             x[read, CONTEXT] = self._context_similarity(qa, [candidates[i] for i in read])
         scores = (self.linear if first_stage else self.ranker).scores(x[best])
         order = rank_order(scores, x[best, COVERAGE], hops[best])
+        if not first_stage:
+            order = _read_by_context(order, scores, x[best])
         ranked = []
         for j in self._distinct([candidates[i] for i in best], order, limit):
             plan = candidates[best[j]]
@@ -819,6 +822,23 @@ class Planner:
             texts.append(self.sem.verbalise(role_codes(self.sem, plan.hops)))
         vecs = sentence_model().encode(texts)
         return (vecs[0::2] * vecs[1::2]).sum(axis=1)
+
+
+def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Where no word names the leader's relations well (its `min_support` under NAMED_AT),
+    its lead rests on weak word matches; a plan close behind (CONTEXT_MARGIN) that the
+    contextual encoder reads clearly better (CONTEXT_LEAD) goes first ("what does X do *for a
+    living*": the static vectors put "living" nearest residence, the encoder reads the
+    profession)."""
+    lead = order[0]
+    if x[lead, SUPPORT] >= NAMED_AT:
+        return order
+    close = [i for i in order.tolist() if scores[i] >= scores[lead] - CONTEXT_MARGIN
+             and x[i, CONTEXT] >= x[lead, CONTEXT] + CONTEXT_LEAD]  # fmt: skip
+    if not close:
+        return order
+    best = max(close, key=lambda i: x[i, CONTEXT])
+    return np.array([best, *(i for i in order.tolist() if i != best)])
 
 
 def coverage_ceiling(plans: list[Plan], qa: QuestionAnalysis) -> float:
