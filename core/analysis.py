@@ -761,10 +761,10 @@ def _copula_after_noun(words: list[str], i: int) -> bool:
 
 
 _COPULAS = frozenset("is are was were".split())
-# what may open a noun phrase that heads a clause ("name *every* comedy picture X scripted")
 # pronouns that stand for what is asked ("list *everything* X scripted")
 _INDEFINITES = frozenset(
     f"{q}{r}" for q in ("every", "any", "some") for r in ("thing", "one", "body"))
+# what may open a noun phrase that heads a clause ("name *every* comedy picture X scripted")
 _NOUN_PHRASE_OPENERS = frozenset(
     "the a an every each all any some no these those this that my your his her its our their"
     .split())  # fmt: skip
@@ -834,7 +834,8 @@ def _strands_preposition(words: list[str], wh: int) -> bool:
 
 
 _STRANDABLE = frozenset("for with against at to from in on".split())
-_PLACE_PREPOSITIONS = frozenset("in on at by with from into inside".split())
+# prepositions that open a phrase of their own after a copula ("which was *in* the film X")
+_PHRASE_PREPOSITIONS = frozenset("in on at by with from into inside".split())
 # a clause that follows a stranded preposition ("… line up *for when* …"); not a relative
 # pronoun, which takes the preposition as its own ("the club *for which* X plays")
 _CLAUSE_AFTER = frozenset("when while whenever".split())
@@ -893,7 +894,7 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
         w = words[k]
         if w in _PARTITIVES and k + 1 < len(words) and words[k + 1] == "of":
             continue  # "what are a *couple of* words for X": the words are asked for
-        if w in _PLACE_PREPOSITIONS and k > i + 1 and words[k - 1] in _COPULAS:
+        if w in _PHRASE_PREPOSITIONS and k > i + 1 and words[k - 1] in _COPULAS:
             break  # "which was *in* the film X": the noun is the preposition's, not asked
         if w and w not in STOPWORDS and w not in _FRAME and w != "'s" and not w.isdigit():
             start = k
