@@ -217,7 +217,7 @@ class QuestionAnalysis:
         """ "X as N" (N right after "as", or "as the N", where X is a name of the question):
         N says what X is, so it names X's part, not a kind of answer."""
         k = mention.start - 1
-        if k >= 0 and self.words[k] in ("the", "a", "an"):
+        if k >= 0 and self.words[k] in _ARTICLES:
             k -= 1
         return k > 0 and self.words[k] == "as" and any(
             m.named and m.end == k for m in self.entities
@@ -761,15 +761,21 @@ def _copula_after_noun(words: list[str], i: int) -> bool:
 
 
 _COPULAS = frozenset("is are was were".split())
+_ARTICLES = frozenset("the a an".split())
 # pronouns that stand for what is asked ("list *everything* X scripted")
 _INDEFINITES = frozenset(
     f"{q}{r}" for q in ("every", "any", "some") for r in ("thing", "one", "body"))
 # what may open a noun phrase that heads a clause ("name *every* comedy picture X scripted")
-_NOUN_PHRASE_OPENERS = frozenset(
-    "the a an every each all any some no these those this that my your his her its our their"
-    .split())  # fmt: skip
+_NOUN_PHRASE_OPENERS = _ARTICLES | frozenset(
+    "every each all any some no these those this that my your his her its our their".split())
 _DO_SUPPORT = frozenset("do does did".split())
 _AUXILIARIES = _COPULAS | _DO_SUPPORT | frozenset("has have had can could will would".split())
+
+
+def _partitive(words: list[str], k: int) -> bool:
+    """Is token k a part or an amount whose "of" phrase names what is asked ("the *rest* of
+    the clubs", "a *couple* of words")?"""
+    return words[k] in _PARTITIVES and k + 1 < len(words) and words[k + 1] == "of"
 
 
 def _do_question(words: list[str], end: int) -> bool:
@@ -799,7 +805,7 @@ def _head_noun(words: list[str], names: set[int]) -> int | None:
         if end + 1 < len(words) and words[end + 1] == "'s":
             k = end + 2  # "X's wife's birthplace": go on to the possessed noun
             continue
-        if words[end] in _PARTITIVES and end + 1 < len(words) and words[end + 1] == "of":
+        if _partitive(words, end):
             k = end + 2  # "the rest of the clubs": the clubs are asked for
             continue
         if end + 1 in names and (k == 0 or words[k - 1] not in _NOUN_PHRASE_OPENERS) \
@@ -892,7 +898,7 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
         if k in names:
             break  # "what does X act in": the question word asks no noun
         w = words[k]
-        if w in _PARTITIVES and k + 1 < len(words) and words[k + 1] == "of":
+        if _partitive(words, k):
             continue  # "what are a *couple of* words for X": the words are asked for
         if w in _PHRASE_PREPOSITIONS and k > i + 1 and words[k - 1] in _COPULAS:
             break  # "which was *in* the film X": the noun is the preposition's, not asked
@@ -1260,7 +1266,7 @@ def _clause_head(words: list[str], i: int) -> bool:
     """Is the noun at i the head of a relative clause — "the *person* who runs X", "the
     *firm* that makes Y", "the *person* managing X" — and not said of an owner ("X's
     *father* who …")?"""
-    if not 0 < i < len(words) - 2 or words[i - 1] not in ("the", "a", "an"):
+    if not 0 < i < len(words) - 2 or words[i - 1] not in _ARTICLES:
         return False
     after = words[i + 1]
     return after in ("who", "that", "whom") or (len(after) > 4 and after.endswith("ing"))
@@ -1939,14 +1945,12 @@ def _plain_noun_phrase(words: list[str], part: set[int]) -> bool:
     """An article, then content nouns only ("the *alma mater*"; not "the *rest*", "the
     *kind*", "the *number*", "the *name*")."""
     tokens = sorted(part)
-    nouns = [words[i] for i in tokens if words[i] not in _ARTICLE_WORDS]
-    return (bool(nouns) and words[tokens[0]] in _ARTICLE_WORDS
+    nouns = [words[i] for i in tokens if words[i] not in _ARTICLES]
+    return (bool(nouns) and words[tokens[0]] in _ARTICLES
             and all(w.isalpha() and w not in STOPWORDS and w not in _FRAME
                     and w not in _PARTITIVES and w not in CATEGORY_NOUNS
                     and w not in QUANTITY_NOUNS for w in nouns))  # fmt: skip
 
-
-_ARTICLE_WORDS = frozenset("the a an".split())
 
 
 def _one_name(qa: QuestionAnalysis, tokens: set[int]) -> bool:
@@ -2039,9 +2043,9 @@ def _apposed(words: list[str], mention: EntityMention, t: int) -> bool:
         # of a compound X owns ("X's *club* captain": X is the club)
         return _possessed_modifier(words, mention, t)
     if t == at - 1:
-        return at >= 2 and words[at - 2] in ("the", "a", "an")
+        return at >= 2 and words[at - 2] in _ARTICLES
     if t == at - 2 and words[at - 1] == "of":
-        return at >= 3 and words[at - 3] in ("the", "a", "an")
+        return at >= 3 and words[at - 3] in _ARTICLES
     return _compound_after(words, mention, t)
 
 

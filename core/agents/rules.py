@@ -309,16 +309,17 @@ class RuleAgent:
         (another hop only helps if it explains words the current path leaves unexplained) —
         or, where a rule types the answer (`typed`), one that gives the kind asked for."""
         base = plans[current]
+        base_fit = _type_fit(base)
         for i, other in enumerate(plans):
             # the current answers are the wrong kind and the longer plan's the right one
             # ("what *types* are the films X directed": films, then their genres)
-            righted = typed and _type_fit(base) < 0 < _type_fit(other)
+            righted = typed and base_fit < 0 < _type_fit(other)
             if other.features.get("coverage", 0) <= base.features.get("coverage", 0) + 0.05 \
                     and not righted:  # fmt: skip
                 continue
             # a longer plan that also gives the kind of answer asked for where the current
             # one does not ("in which *country* was X born": a city) may score further below
-            gain = min(2.0 if righted else 1.0, max(0.0, _type_fit(other) - _type_fit(base)))
+            gain = min(2.0 if righted else 1.0, max(0.0, _type_fit(other) - base_fit))
             if other.score < base.score - EXTEND_MARGIN * (1 + gain):
                 continue
             # "which *movies*" asks for things: a hop on to bare values (genres, tags) explains
