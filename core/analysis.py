@@ -56,7 +56,6 @@ _FRAME = frozenset(
     could would can i'd id me us let lets let's d i'm im looking searching seeking need
     interested curious wondering""".split()
 )
-# English words that ask for things other than the topic ("other films", "same director as")
 # English words that ask for things other than the topic ("other films", "same director as",
 # "apart from X", "X's teammates", "co-stars"): the topic is left out of the answers
 _OTHER_CUES = frozenset(
@@ -65,6 +64,9 @@ _OTHER_CUES = frozenset(
     compatriot compatriots counterpart counterparts rival rivals opponent opponents
     together alongside rest remainder remaining""".split()
 )
+# ... of those, the ones that may add things of another kind ("which films did X *also*
+# direct")
+_ADDITIVE_CUES = frozenset("also too".split())
 # nouns for a part or an amount of a set, whose "of" phrase names what is asked for ("the
 # *rest* of the clubs", "a *couple* of words describing X"); not "number", which asks a count
 _PARTITIVES = frozenset("rest remainder couple pair handful lot lots bunch dozen".split())
@@ -154,6 +156,9 @@ class QuestionAnalysis:
     answer: AnswerType = AnswerType()
     comparisons: list[Comparison] = field(default_factory=list)
     asks_for_others: bool = False  # "other", "same … as", "also": the topic is not an answer
+    # ... and are of the topic's kind: "who *else* …", "the *other* graduates of …", "X's
+    # *teammates*" (`_asks_for_peers`)
+    asks_for_peers: bool = False
     # relation words: token index per row of the score matrices below
     word_tokens: list[int] = field(default_factory=list)
     scores: np.ndarray | None = None  # (words × relations) lexical or semantic match
@@ -500,12 +505,24 @@ def _analyse(question: str, text: str, kg: KnowledgeGraph) -> QuestionAnalysis:
         if t in ("-", "–") and 0 < k < len(tokens) - 1:
             modifiers.update((k - 1, k + 1))
     qa.answer = _answer_type(words, names | compared, modifiers)
-    qa.asks_for_others = any(
-        w in _OTHER_CUES or (w.endswith(_OTHER_SUFFIXES) and len(w) > 6)
-        for i, w in enumerate(words) if i not in names
-    )  # fmt: skip
+    qa.asks_for_others = any(_other_cue(w) for i, w in enumerate(words) if i not in names)
+    qa.asks_for_peers = _asks_for_peers(words, qa.answer.focus)
     _score_words(qa, kg, names)
     return qa
+
+
+def _other_cue(word: str) -> bool:
+    return word in _OTHER_CUES or (word.endswith(_OTHER_SUFFIXES) and len(word) > 6)
+
+
+def _asks_for_peers(words: list[str], focus: int | None) -> bool:
+    """Does a cue for others say what the answers are — "who *else*", "the *other* graduates",
+    "X's *teammates*" — rather than something met on the way ("the languages of the films
+    that *share* directors with X")?"""
+    if focus is not None and (_other_cue(words[focus]) or (
+            focus > 0 and _other_cue(words[focus - 1]) and words[focus - 1] not in _ADDITIVE_CUES)):
+        return True
+    return any(w == "else" and words[i - 1] in _WH for i, w in enumerate(words) if i > 0)
 
 
 def _tokenize(text: str) -> list[tuple[int, int]]:

@@ -2153,3 +2153,37 @@ def test_a_wh_word_after_a_relative_clause_asks_the_question(family, question, f
     assert qa.words[qa.answer.focus] == focus
     if focus == "city" and "married" in question:
         assert answers(family, question) == ["Lyon"]
+
+
+def _alumni_kb() -> list[tuple[str, str, str]]:
+    """Eight people at two universities in two cities, with professions and birthplaces."""
+    rows = [("Lund University", "located in", "Lund"), ("Oslo University", "located in", "Oslo")]
+    people = ("Ana Diaz", "Ben Holt", "Cleo Park", "Dag Berg", "Eli Moss", "Fay Lund",
+              "Gil Roth", "Hal Dunn")
+    for i, person in enumerate(people):
+        rows += [(person, "education", ("Lund University", "Oslo University")[i % 2]),
+                 (person, "profession", ("lawyer", "doctor", "teacher")[i % 3]),
+                 (person, "place of birth", ("Lund", "Oslo", "Bergen")[i % 3])]
+    return rows
+
+
+@pytest.mark.parametrize("question, peers", [
+    ("tell me the other graduates of the university Ana Diaz attended", True),
+    ("which other people went to Ana Diaz's university", True),
+    ("who else studied where Ana Diaz did", True),
+    ("name Ana Diaz's fellow alumni", True),
+    ("the films that share directors with Heat were in which languages", False),
+    ("which films did Ana Diaz also direct", False),
+])  # fmt: skip
+def test_a_cue_for_others_said_of_the_answer_asks_for_peers(tmp_path: Path, question: str,
+                                                             peers: bool) -> None:  # fmt: skip
+    """ "the *other* graduates of …", "who *else*": the answers are of the topic's kind, so a
+    plan whose last hop never arrives at the topic's kind answers something else (the
+    university, not its graduates); a cue said of a thing met on the way ("the films that
+    *share* directors") or adding things ("*also*") says nothing of the answers' kind."""
+    engine = _imported(tmp_path, "alumni", _alumni_kb())
+    qa = analyse(question, engine.kg("alumni"))
+    assert qa.asks_for_peers is peers
+    if peers and "Ana Diaz" in question and "fellow" not in question:
+        trace = engine.ask(question, kb="alumni")
+        assert sorted(trace.answer_labels) == ["Cleo Park", "Eli Moss", "Gil Roth"], question

@@ -67,7 +67,7 @@ FEATURES = (
     "unmarked_modifiers",
     "answers_focus_kind", "value_answer", "type_rule", "order_rule",
     *(f"type_{kind}" for kind in ANSWER_KINDS), "echo_hops", "cued_shapes", "short_chain",
-    "no_time", "misplaced_modifiers", "one_for_many", "chain_inversions",
+    "no_time", "misplaced_modifiers", "one_for_many", "chain_inversions", "foreign_peers",
 )  # fmt: skip
 # rules, not fitted: a path does not end by walking back over a relation the question names
 # once, unless the question asks for other things ("the movie X, when was it *released*" is not
@@ -101,8 +101,12 @@ CONTEXT_READ = 10
 # "X's *child*'s *husband*" walks to the child first: a plan whose hops take the parts of a
 # possessive chain in the other order says another thing (the spouse's child), however often
 # the KB has that order
+# "the *other* graduates of the university X attended", "who *else* …": the answers are of the
+# topic's kind — a path whose last hop could never arrive at the topic itself answers something
+# else (the university, not its graduates)
 RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -5.0, "no_time": -10.0,
-                "misplaced_modifiers": -5.0, "one_for_many": -3.0, "chain_inversions": -3.0}
+                "misplaced_modifiers": -5.0, "one_for_many": -3.0, "chain_inversions": -3.0,
+                "foreign_peers": -6.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
     "unexplained_hops": -1.0,
@@ -622,11 +626,20 @@ class Planner:
             "cued_shapes": fits.cued,
             "short_chain": fits.short,
             "no_time": self._no_time(qa, last),
+            "foreign_peers": self._foreign_peers(qa, anchor, last),
         }
         types = self._answer_types(qa, paths, reach)  # (n, kinds)
         for j, kind in enumerate(ANSWER_KINDS):
             columns[f"type_{kind}"] = types[:, j]
         return np.column_stack([np.broadcast_to(columns[f], (n,)) for f in FEATURES])
+
+    def _foreign_peers(self, qa: QuestionAnalysis, anchor: str, last: np.ndarray) -> np.ndarray:
+        """1 for plans of a question asking for the topic's peers whose last hop cannot arrive
+        at the topic (it takes no part in that relation on that side); 0 otherwise."""
+        if not qa.asks_for_peers:
+            return np.zeros(len(last))
+        roles = np.asarray(list(self.kg.index.roles.get(anchor, ())), np.int64)
+        return (~np.isin(last ^ 1, roles)).astype(float)
 
     def _no_time(self, qa: QuestionAnalysis, last: np.ndarray) -> np.ndarray:
         """1 for plans of a "when" question that end elsewhere than on a year, where some plan
