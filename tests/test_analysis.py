@@ -2187,3 +2187,16 @@ def test_a_cue_for_others_said_of_the_answer_asks_for_peers(tmp_path: Path, ques
     if peers and "Ana Diaz" in question and "fellow" not in question:
         trace = engine.ask(question, kb="alumni")
         assert sorted(trace.answer_labels) == ["Cleo Park", "Eli Moss", "Gil Roth"], question
+
+
+@pytest.mark.slow  # imports a dev KB of 8k triples
+def test_the_cheap_bound_keeps_paths_ending_on_the_place_asked_for(tmp_path: Path) -> None:
+    """ "*Where* is the company behind X based": no word names `headquarters location` well
+    ("based" reads nearer `founded by`), so the cheap bound of `_promising` left the walk
+    manufacturer → headquarters out of the 60 of 472 paths scored in full. A path ending on
+    the kind a "where" question asks for gets the bound's bonus, as one ending on a year does
+    for "when"."""
+    engine = _dev_kb(tmp_path, "business", "kb.nt")
+    for question in ("where is the company behind Polaris V150 based",
+                     "where is the maker of Polaris V150 headquartered"):
+        assert engine.ask(question, kb="business").answer_labels == ["Osaka"], question

@@ -56,6 +56,7 @@ MARK_REACH = 4  # tokens between a marked modifier ("former") and the name it be
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
 NAMED_AT = 0.45  # a relation some question word matches this well counts as named (or
 # weakly: core.analysis.clear_choice)
+BOUND_KINDS = ("place",)  # answer kinds the cheap bound of `_promising` reads besides literals
 MAX_SHARED = 2  # values shared with the topic tried as constraints (Planner._shared_values)
 WEIGHTS_FILE = Path(__file__).with_name("planner_weights.json")
 ANSWER_KINDS = ("person", "place", "time", "number", "thing", "choice")
@@ -368,10 +369,15 @@ class Planner:
         explained = np.exp(np.minimum(0.0, got - qa.best[rows][:, None]) / TAU_SOFT)
         lengths = (codes >= 0).sum(axis=1)
         bound = need @ explained - PROMISING_HOP * lengths
+        last = codes[np.arange(len(paths)), lengths - 1]
         literal = LITERAL_ANSWERS.get(qa.answer.wh)
         if literal:  # "*when* was X founded": a path ending on a year, whatever its words
-            bound += np.isin(arrival_kinds(self.sem, codes[np.arange(len(paths)), lengths - 1]),
-                             literal)  # fmt: skip
+            bound += np.isin(arrival_kinds(self.sem, last), literal)
+        elif qa.answer.wh in BOUND_KINDS:  # "*where* is the firm behind X based": on a place
+            fits = {c: max(0.0, answer_fit(qa, self.kg, self.sem.rel_ids[c >> 1],
+                                           "out" if c % 2 == 0 else "in"))
+                    for c in set(last.tolist())}  # fmt: skip
+            bound += np.array([fits[c] for c in last.tolist()])
         order = np.argsort(-bound, kind="stable")
         keep = set(order[:PROMISING].tolist())
         # ... and the shorter readings of the very best: the bound puts a path below its
