@@ -1804,6 +1804,7 @@ def order_ranks(qa: QuestionAnalysis, topic: EntityMention) -> np.ndarray:
     return rank
 
 
+FOCUS_KIND_GAP = 0.2  # see _focus_names_its_own: how much less the chain's relations reach it
 CHAIN_NEED = 0.5  # a word needing explaining this much makes its part of a chain a hop
 
 
@@ -1857,7 +1858,7 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
     if of_parts:  # "the *nationality* of X's son's partner": each "of" part is a hop
         parts += of_parts
         parts += bool(needy & predicate)
-    elif _focus_names_its_own(qa, needy, last_words | predicate):
+    elif _focus_names_its_own(qa, needy, last_words | predicate, by_kind=parts > 1):
         parts += 1  # "what *nationality* is X's son's spouse": the noun asked about is a hop
     else:  # a predicate, or a noun before the topic other than the one asked about
         before = set(range(topic.start)) - {qa.answer.focus}
@@ -1875,19 +1876,31 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
 _LOCATIVES = frozenset("in at from on within across among into up".split())
 
 
-def _focus_names_its_own(qa: QuestionAnalysis, needy: set[int], chain: set[int]) -> bool:
+def _focus_names_its_own(qa: QuestionAnalysis, needy: set[int], chain: set[int],
+                         by_kind: bool = False) -> bool:  # fmt: skip
     """Does the noun asked about name a relation by its form that no word of the chain's
     last part or predicate names ("what *nationality* is X's son's spouse"; not "which
-    *club* does X's captain *play* for", where both name `plays for club`)?"""
+    *club* does X's captain *play* for", where both name `plays for club`)? `by_kind` (a
+    chain of two parts or more): or a kind of thing that those words' relations do not
+    reach (one part may name no hop of its own: "which *nation* hosts X's *head office*" is
+    X's country, "which *illness* ended X's *life*" X's cause of death)."""
     focus = qa.answer.focus
     if focus is None or focus not in needy or qa.lexical is None:
         return False
     rows = {t: r for r, t in enumerate(qa.word_tokens)}
     own = qa.lexical[rows[focus]]
-    if own.max() < 1.0:
+    if own.max() >= 1.0:
+        named = int(np.argmax(own))
+        return not any(qa.lexical[rows[t], named] > 0 for t in chain & needy if t in rows)
+    chain_rows = [rows[t] for t in chain & needy if t in rows]
+    if not by_kind or not chain_rows or qa.reach is None:
         return False
-    named = int(np.argmax(own))
-    return not any(qa.lexical[rows[t], named] > 0 for t in chain & needy if t in rows)
+    # "which *faith* does X's dad's wife follow": a kind of thing that what the chain's words
+    # name does not reach (a spouse is no faith), where another relation's do
+    reach = qa.reach[rows[focus]]
+    named = [int(np.argmax(qa.scores[r])) for r in chain_rows]
+    near = max(max(reach[2 * r], reach[2 * r + 1]) for r in named)
+    return float(reach.max() - near) >= FOCUS_KIND_GAP
 
 
 def _needy(qa: QuestionAnalysis) -> set[int]:

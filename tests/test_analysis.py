@@ -302,6 +302,9 @@ def test_two_words_for_one_relation_count_as_two_places(family) -> None:
         ("what is the place of birth of the father of Dan Lee", 2),  # "place of birth": one
         ("where were Dan Lee's parents' parents born", 3),  # a plural's possessive
         ("what do Ann Lee's kids do", 1),  # "do" alone is no predicate
+        # a kind of thing the last part's relation does not reach: a hop of its own ...
+        ("which city is Dan Lee's mother's husband from", 3),
+        ("which woman is Dan Lee's mother's mother", 2),  # ... not one it does
     ],
 )
 def test_a_possessive_chain_asks_for_a_hop_per_part(family, question: str, parts: int) -> None:
