@@ -928,6 +928,8 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
         return start
     end = start
     while end in modifiers or not words[end]:
+        if words[end] and singular(words[end]) != words[end]:
+            break  # a plural modifies no noun: "which *forwards* represent X" asks for them
         nxt = end + 1
         if nxt >= len(words) or nxt in names:
             break

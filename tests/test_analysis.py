@@ -2203,3 +2203,31 @@ def test_the_cheap_bound_keeps_paths_ending_on_the_place_asked_for(tmp_path: Pat
     for question in ("where is the company behind Polaris V150 based",
                      "where is the maker of Polaris V150 headquartered"):
         assert engine.ask(question, kb="business").answer_labels == ["Osaka"], question
+
+
+def _nations_kb() -> list[tuple[str, str, str]]:
+    """Twelve players at two clubs in two countries, each capped by one of two nations
+    across clubs, two of each position per club."""
+    rows = [("Ash Rovers", "club country", "Spain"), ("Elm United", "club country", "Italy")]
+    for c, club in enumerate(("Ash Rovers", "Elm United")):
+        for p in range(6):
+            player = f"{('Al', 'Bo', 'Cy', 'Di', 'Ed', 'Fi')[p]} {('Reed', 'Stone')[c]}"
+            rows += [(player, "plays for club", club),
+                     (player, "position", ("keeper", "defender", "forward")[p % 3]),
+                     (player, "national team", ("Spain", "Italy")[(p + c) % 2])]
+    return rows
+
+
+def test_a_plural_value_asked_about_is_what_a_constraint_makes_the_answers(
+        tmp_path: Path) -> None:  # fmt: skip
+    """ "Which *forwards* represent Spain?": a plural names what is asked for, not a noun
+    after it ("represent"); the answers of a plan constrained to the position `forward` are
+    forwards whatever "forwards" reads like to the encoder (nothing like a player), so the
+    answer type does not push the walk on to the players' clubs."""
+    engine = _imported(tmp_path, "nations", _nations_kb())
+    qa = analyse("Which forwards represent Spain?", engine.kg("nations"))
+    assert qa.words[qa.answer.focus] == "forwards"
+    for question in ("Which forwards represent Spain?",
+                     "name the forwards who play for the Spain national team"):
+        answers = sorted(engine.ask(question, kb="nations").answer_labels)
+        assert answers == ["Cy Reed", "Fi Stone"], question

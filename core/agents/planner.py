@@ -56,6 +56,7 @@ MARK_REACH = 4  # tokens between a marked modifier ("former") and the name it be
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
 NAMED_AT = 0.45  # a relation some question word matches this well counts as named (or
 # weakly: core.analysis.clear_choice)
+FOCUS_SAMPLE = 20  # answers of a constraint on the noun asked about read for their roles
 BOUND_KINDS = ("place",)  # answer kinds the cheap bound of `_promising` reads besides literals
 MAX_SHARED = 2  # values shared with the topic tried as constraints (Planner._shared_values)
 WEIGHTS_FILE = Path(__file__).with_name("planner_weights.json")
@@ -635,6 +636,11 @@ class Planner:
             "foreign_peers": self._foreign_peers(qa, anchor, last),
         }
         types = self._answer_types(qa, paths, reach)  # (n, kinds)
+        if qa.answer.wh in ANSWER_KINDS:
+            # "which *forwards* represent X": a constraint makes the answers what the noun
+            # asked about names (players at that position), whatever the noun reads like
+            by_value = np.isin(last, self._focus_valued(qa, plans[0]))
+            types[by_value, ANSWER_KINDS.index(qa.answer.wh)] = 1.0
         for j, kind in enumerate(ANSWER_KINDS):
             columns[f"type_{kind}"] = types[:, j]
         return np.column_stack([np.broadcast_to(columns[f], (n,)) for f in FEATURES])
@@ -646,6 +652,25 @@ class Planner:
             return np.zeros(len(last))
         roles = np.asarray(list(self.kg.index.roles.get(anchor, ())), np.int64)
         return (~np.isin(last ^ 1, roles)).astype(float)
+
+    def _focus_valued(self, qa: QuestionAnalysis, plan: Plan) -> list[int]:
+        """The last hops that can arrive at answers of the plan's constraint on the noun asked
+        about — a value of the KB that names no relation by its form ("which *forwards* …"
+        constrained to position `forward`: the hops arriving at players); none otherwise."""
+        focus = qa.answer.focus
+        if focus is None:
+            return []
+        rows = {t: r for r, t in enumerate(qa.word_tokens)}
+        if focus in rows and qa.lexical[rows[focus]].max() > 0:
+            return []  # "which *languages* …" names `in language`: its own reading decides
+        codes: set[int] = set()
+        for (node, rel, direction), m in zip(plan.constraints, plan.constraint_mentions,
+                                             strict=False):  # fmt: skip
+            if not m.named and m.start <= focus < m.end:  # (answers reach the node over rel)
+                back = "in" if direction == "out" else "out"
+                for answer in self.kg.edges(node, rel, back, limit=FOCUS_SAMPLE):
+                    codes.update(c ^ 1 for c in self.kg.index.roles.get(answer, ()))
+        return sorted(codes)
 
     def _no_time(self, qa: QuestionAnalysis, last: np.ndarray) -> np.ndarray:
         """1 for plans of a "when" question that end elsewhere than on a year, where some plan
