@@ -1828,6 +1828,7 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
     needy = _needy(qa)
     content = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities)}
     parts, predicate, last_part, last_words = 0, set(), n, set()
+    verb = set()  # the verb of a do-question after the chain ("where does X's CEO *work*")
     j = topic.end
     for part in possessive_parts(words, topic.end):
         k = next((k for k in part[1:] if _verb_form(words[k])), part.stop)
@@ -1843,17 +1844,21 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
             and _verb_form(words[j + 1]):  # fmt: skip
         predicate = set(range(j + 1, n))  # "who X's husband *is married to*"
     if parts and not predicate and _do_question(words, topic.start):
-        if j - 1 > last_part:
-            predicate = {j - 1}  # "where did X's kids *study*": the verb after the subject
+        end = next((k for k in range(j - 1, last_part, -1) if words[k]), last_part)
+        if end > last_part:
+            predicate = verb = {end}  # "where did X's kids *study*": the verb after the
+            # subject, a hop of its own however weakly it names one ("where does X's CEO *work*")
         else:  # "who did X's wife have *as kids*": what follows the verb after the subject
             predicate = set(range(j, n))
     of_chain = _of_parts(qa, topic, needy)
     of_parts = len(of_chain)
     if of_parts and parts and _one_name(qa, (of_chain[0] | last_words) & needy):
         parts -= 1  # "the *location* of X's *headquarters*": one relation's name, split
-    if not parts and of_parts == 1 and _predicate_after(qa, topic) & needy:
+    if not parts and of_parts == 1 and (_predicate_after(qa, topic) & needy
+                                        or _verb_before(qa, of_chain[0]) & content):
         qa._cache[key] = 2  # "where did *the husband of X* study", "the college where the
-        return 2  # husband of X *studied*": the noun, then the predicate's own hop
+        return 2  # husband of X *studied*", "who *controls* the subsidiaries of X": the noun,
+        # then the predicate's own hop
     if not parts and of_parts < 2:
         qa._cache[key] = 0  # a single "the N of X" bounds nothing
         return 0
@@ -1867,12 +1872,26 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         # "who is *in* X's league?": what is in it, a hop beyond the league — where the chain
         # ends the question and the noun asked about does not hold the preposition ("which
         # *movies in* X's filmography are …", "the oldest entry in X's work *as a writer*")
-        parts += bool(needy & (predicate | before)) or (
+        parts += bool(needy & (predicate | before) or verb & content) or (
             topic.start > 1 and words[topic.start - 1] in _LOCATIVES
             and topic.start - 2 != qa.answer.focus and not any(words[j:])
         )  # fmt: skip
     qa._cache[key] = parts
     return parts
+
+
+def _verb_before(qa: QuestionAnalysis, part: set[int]) -> set[int]:
+    """The verb right before an "of" phrase that follows the question word (and the noun
+    asked about): "who *controls* the subsidiaries of X", "which firm *owns* the parent of
+    X"; not a copula or the question's frame ("who *are* the children of X", "*name* the …")."""
+    words = qa.words
+    k = min(part) - 1
+    if k < 1 or words[k + 1] not in _ARTICLES or not words[k].isalpha() \
+            or words[k] in STOPWORDS | _FRAME | PREPOSITIONS:  # fmt: skip
+        return set()  # ("who *among* the children of X …")
+    if words[k - 1] in _WH or (k > 1 and k - 1 == qa.answer.focus and words[k - 2] in _WH):
+        return {k}
+    return set()
 
 
 _LOCATIVES = frozenset("in at from on within across among into up".split())
@@ -1956,7 +1975,10 @@ def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> li
             words[j] not in STOPWORDS or words[j] in ("the", "a", "an", "of")
         ):  # fmt: skip
             j -= 1
-        part = set(range(j + 1, k))
+        # a noun phrase starts at its article: "who *taught* [the children] of X" (the verb
+        # before it is the predicate, see `_verb_before`)
+        start = next((a for a in range(j + 2, k) if words[a] in _ARTICLES), j + 1)
+        part = set(range(start, k))
         if part & names or any(_verb_form(words[i]) for i in part):
             break
         if not part & needy:

@@ -305,6 +305,13 @@ def test_two_words_for_one_relation_count_as_two_places(family) -> None:
         # a kind of thing the last part's relation does not reach: a hop of its own ...
         ("which city is Dan Lee's mother's husband from", 3),
         ("which woman is Dan Lee's mother's mother", 2),  # ... not one it does
+        # a do-question's verb is a hop however weakly it names a relation
+        ("where does Dan Lee's mother work?", 2),
+        # a verb before a single "of" part after the question word is one too ...
+        ("who taught the children of Ann Lee", 2),
+        ("which teacher taught the children of Ann Lee", 2),
+        ("who among the children of Ann Lee is a lawyer", 0),  # ... not a preposition
+        ("who are the children of Ann Lee", 0),  # ... nor a copula
     ],
 )
 def test_a_possessive_chain_asks_for_a_hop_per_part(family, question: str, parts: int) -> None:
