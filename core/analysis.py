@@ -1441,7 +1441,19 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         idx = np.flatnonzero(on_literal | on_focus)[None, :]
         verbs, at = np.asarray(verbs)[:, None], ends[idx]
         got_hops[verbs, idx, at] = np.maximum(got_hops[verbs, idx, at], qa.best[rows][verbs])
+    role_verbs = _role_verbs(qa, rows, used)
+    for row, of_topic in role_verbs:
+        # "employed *as* a banker", "plays *as* forward": the verb says how the answers are
+        # linked to that name — the first hop from the topic, or a constraint's own relation
+        # — not whatever relation it names by itself (`employer`)
+        best_row = qa.best[rows[row]]
+        got_hops[row] = -np.inf
+        if of_topic:
+            got_hops[row, :, 0] = np.where(paths[:, 0] >= 0, best_row, -np.inf)
     got = got_hops.max(axis=2)
+    for row, of_topic in role_verbs:
+        if not of_topic:
+            got[row] = qa.best[rows[row]]
     if extra is not None and extra.size:
         by_name = qa.named[rows]  # (w, R + 1)
         got = np.maximum(got, by_name[:, extra].max(axis=2))
@@ -1878,6 +1890,21 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         )  # fmt: skip
     qa._cache[key] = parts
     return parts
+
+
+def _role_verbs(qa: QuestionAnalysis, rows: list[int], used) -> list[tuple[int, bool]]:
+    """Rows of verbs right before "as (a) M" where M is a name a plan uses ("employed *as* a
+    banker"), each with whether M is its topic (the first of `used`)."""
+    words, out = qa.words, []
+    starts = {m.start: i == 0 for i, m in enumerate(used)}
+    for row, r in enumerate(rows):
+        t = qa.word_tokens[r]
+        k = t + 2 if t + 1 < len(words) and words[t + 1] == "as" else None
+        if k is not None and k < len(words) and words[k] in _ARTICLES:
+            k += 1
+        if k in starts:
+            out.append((row, starts[k]))
+    return out
 
 
 def _verb_before(qa: QuestionAnalysis, part: set[int]) -> set[int]:

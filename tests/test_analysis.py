@@ -2238,3 +2238,27 @@ def test_a_plural_value_asked_about_is_what_a_constraint_makes_the_answers(
                      "name the forwards who play for the Spain national team"):
         answers = sorted(engine.ask(question, kb="nations").answer_labels)
         assert answers == ["Cy Reed", "Fi Stone"], question
+
+
+def _staff_kb() -> list[tuple[str, str, str]]:
+    """Six people at two firms, with professions and nationalities."""
+    rows = [("Acme Works", "industry", "tools"), ("Bolt Bank", "industry", "banking")]
+    for i, person in enumerate(("Ada Lind", "Ben Ray", "Cy Moss", "Di Park", "Ed Holt",
+                                "Flo Dunn")):  # fmt: skip
+        rows += [(person, "employer", ("Acme Works", "Bolt Bank")[i % 2]),
+                 (person, "profession", ("banker", "engineer", "lawyer")[i % 3]),
+                 (person, "nationality", ("Canada", "Germany")[i // 3])]
+    return rows
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("tell me which people are employed as a banker", ["Ada Lind", "Di Park"]),
+    ("who works as an engineer", ["Ben Ray", "Ed Holt"]),
+])  # fmt: skip
+def test_a_verb_before_as_and_a_name_says_how_the_answers_link_to_it(
+        tmp_path: Path, question: str, expected: list[str]) -> None:  # fmt: skip
+    """ "employed *as* a banker": the verb says how the answers are linked to the name after
+    "as" (their profession), not the relation it names by itself (`employer`, whose walk
+    answered the bankers' firms)."""
+    engine = _imported(tmp_path, "staff", _staff_kb())
+    assert sorted(engine.ask(question, kb="staff").answer_labels) == expected
