@@ -305,8 +305,11 @@ class Lexicon:
         if not found and len(word) >= 8:  # compounds: "screenwriter" names "writer"
             for k in range(4, len(word) - 3):  # a head of 4+ letters: not "stu-died"
                 tail = self.match(word[k:])
-                if tail:
-                    return {rel_id: 0.8 * w for rel_id, w in tail.items()}
+                if tail:  # ... and a relation its first part names too the more
+                    # ("*birth*place": `place of birth`, not `place of death`)
+                    first = self.match(word[:k]) if k >= 3 else {}
+                    return {rel_id: (1.0 if rel_id in first else 0.8) * w
+                            for rel_id, w in tail.items()}  # fmt: skip
         return found
 
     @staticmethod

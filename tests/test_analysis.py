@@ -2262,3 +2262,16 @@ def test_a_verb_before_as_and_a_name_says_how_the_answers_link_to_it(
     answered the bankers' firms)."""
     engine = _imported(tmp_path, "staff", _staff_kb())
     assert sorted(engine.ask(question, kb="staff").answer_labels) == expected
+
+
+def test_a_compound_names_the_relation_both_its_parts_name_the_more(tmp_path: Path) -> None:
+    """ "*birth*place" names `place of birth`, `place of death` and `place of residence` by
+    its head "place"; its first part names `place of birth` too, which it names the more
+    ("who shares a birthplace with X" walked the place of residence)."""
+    engine = _imported(tmp_path, "places", [
+        ("Ann Lee", "place of birth", "Lyon"), ("Ann Lee", "place of death", "Paris"),
+        ("Ann Lee", "place of residence", "Nice"), ("Bob Ray", "place of birth", "Nice")])
+    weights = {engine.kg("places").label(r): w
+               for r, w in lexicon_for(engine.kg("places")).match("birthplace").items()}
+    assert set(weights) == {"place of birth", "place of death", "place of residence"}
+    assert weights["place of birth"] > weights["place of death"] == weights["place of residence"]
