@@ -407,6 +407,17 @@ _GRAND = re.compile(r"^(?:great-?)?grand-?(?P<base>[a-z]{2,})$")
 GRAND_NAMES = 0.6  # a compound naming a relation this well is left as it is ("grandparent")
 GRAND_BASE = 0.35  # the base must name a relation at least this well ("mother": `parent`)
 GRAND_CHAIN = 0.2  # ... one whose nodes mostly have it themselves (parents have parents)
+# a clipped base ("grand*ma*") names nothing: the whole compound must name the relation at
+# least GRAND_WHOLE, GRAND_LEAD ahead of the next
+GRAND_WHOLE, GRAND_LEAD = 0.3, 0.05
+
+
+def _leads(scores: np.ndarray, lead: float) -> np.ndarray:
+    """The best entry of `scores` alone, where it leads the next by `lead` (else none)."""
+    if len(scores) < 2:
+        return np.ones(len(scores), bool)
+    second, top = np.sort(scores)[-2:]
+    return (scores >= top) & (top - second >= lead)
 
 
 def unfold_compounds(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
@@ -423,16 +434,20 @@ def unfold_compounds(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
         m = _GRAND.match(qa.words[t])
         if not m:
             continue
-        scores = sem.word_scores(sem.model.embed_words([m["base"]]))[0]
+        token = qa.tokens[t]
+        base = token[len(token) - len(m["base"]):]
+        scores, least = sem.word_scores(sem.model.embed_words([m["base"]]))[0], GRAND_BASE
+        if scores.max() < GRAND_BASE:  # a clipped base ("grand*ma*"): what the whole reads
+            # as, itself the outer part ("X's parent's grandma")
+            scores = np.where(_leads(qa.scores[row], GRAND_LEAD), qa.scores[row], -1.0)
+            base, least = token, GRAND_WHOLE
         r = int(np.argmax(scores))
         if qa.scores[row].max() >= GRAND_NAMES and int(np.argmax(qa.scores[row])) != r:
             continue  # the compound names a relation of its own ("grandparent")
         code = 2 * r
-        if scores[r] < GRAND_BASE or sem.follow_share[code, code] < GRAND_CHAIN:
+        if scores[r] < least or sem.follow_share[code, code] < GRAND_CHAIN:
             continue
         inner = kg.label(sem.rel_ids[r])
-        token = qa.tokens[t]
-        base = token[len(token) - len(m["base"]):]
         follows = qa.words[t + 1] if t + 1 < len(qa.words) else ""
         chain = f"{base} of the {inner}" if follows == "of" else f"{inner}'s {base}"
         text = re.sub(rf"(?<!\w){re.escape(token)}(?!\w)", lambda _, c=chain: c, text, count=1)

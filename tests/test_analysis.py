@@ -352,6 +352,9 @@ def test_of_chains_read_as_ordered_paths(family) -> None:
          ["Munich"]),
         ("who are the grandchildren of Eve Stone",
          "who are the children of the child of Eve Stone", ["Cara Lee", "Dan Lee"]),
+        # a clipped base ("grand*ma*") names nothing: the whole compound is the outer part
+        ("who are Dan Lee's grandma and grandpa",
+         "who are Dan Lee's parent's grandma and parent's grandpa", ["Eve Stone", "Frank Stone"]),
     ],
 )  # fmt: skip
 def test_a_kinship_compound_reads_as_its_chain_in_the_kbs_words(
