@@ -2278,3 +2278,15 @@ def test_a_compound_names_the_relation_both_its_parts_name_the_more(tmp_path: Pa
                for r, w in lexicon_for(engine.kg("places")).match("birthplace").items()}
     assert set(weights) == {"place of birth", "place of death", "place of residence"}
     assert weights["place of birth"] > weights["place of death"] == weights["place of residence"]
+
+
+@pytest.mark.slow  # imports a dev KB of 8k triples
+def test_a_cue_for_others_keeps_the_walk_back_among_the_paths_scored_in_full(
+        tmp_path: Path) -> None:  # fmt: skip
+    """ "who *else* founded the firms X founded": of 982 paths from X, the walk back over
+    `founded by` (X's firms, then their founders) was not among the 60 the cheap bound keeps —
+    many paths explain every word as well. Where a cue asks for others, the bound prefers the
+    shape it asks for."""
+    engine = _dev_kb(tmp_path, "business", "kb.nt")
+    trace = engine.ask("who else founded the firms that Karabo Nkosi founded", kb="business")
+    assert sorted(trace.answer_labels) == ["Marco Ricci", "Meera Kapoor", "Melissa Quinlan"]

@@ -49,6 +49,7 @@ Hop = tuple[str, str]  # (relation id, "out" | "in")
 MAX_PATHS = 2000  # per topic entity
 PROMISING = 60  # paths per topic entity that get the full features (see _promising)
 PROMISING_HOP = 0.05
+PROMISING_SHAPE = 0.5  # ... and a walk back where a cue asks for others
 PREFIXED = 10  # the best paths whose prefixes are scored in full as well
 ANCHOR_MARGIN = 1.0  # plan only from names linked within this of the best
 MAX_REREAD = 2  # constraints read by their next relation too (see Planner._constraints)
@@ -379,6 +380,10 @@ class Planner:
                                            "out" if c % 2 == 0 else "in"))
                     for c in set(last.tolist())}  # fmt: skip
             bound += np.array([fits[c] for c in last.tolist()])
+        if qa.asks_for_others and k > 1:  # "who *else* founded the firms X founded": the
+            # walk straight back over a hop is the shape the cue asks for
+            back = self.sem.walks_back[np.maximum(codes[:, :-1], 0), np.maximum(codes[:, 1:], 0)]
+            bound += PROMISING_SHAPE * (back & (codes[:, 1:] >= 0)).any(axis=1)
         order = np.argsort(-bound, kind="stable")
         keep = set(order[:PROMISING].tolist())
         # ... and the shorter readings of the very best: the bound puts a path below its
