@@ -1027,6 +1027,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
                 r = sem.code[rel_id]
                 lexical[row, r] = max(lexical[row, r], LEX_BASE + (1 - LEX_BASE) * weight)
     _read_singulars(scores, sem, qa.words, rows, lexical)
+    _subject_verb(qa, sem, rows, scores, lexical)
     whole = _whole_names(qa, rows, sem, lexical)
     focus = next((row for row, i in enumerate(rows) if i == qa.answer.focus), None)
     if focus is not None and not _said_of_a_name(qa, rows[focus]):
@@ -1084,6 +1085,21 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     _walk_backwards(by_form, owned, lexical, sem)
     _name_variants(by_form, marked_variants)
     qa.role_lex = np.hstack([by_form, pad])
+
+
+def _subject_verb(qa: QuestionAnalysis, sem: RelationSemantics, rows: list[int],
+                  scores: np.ndarray, lexical: np.ndarray) -> None:  # fmt: skip
+    """ "which *clubs play* in X": the verb right after the noun asked about has that noun for
+    its subject, so it does not name a relation whose objects the noun names ("plays for
+    *club*": clubs do not play for clubs) — in place, on both score matrices."""
+    focus = qa.answer.focus
+    if focus is None or focus + 1 not in rows or focus - 1 < 0 or qa.words[focus - 1] not in _WH:
+        return
+    row = rows.index(focus + 1)
+    forms = word_forms(qa.words[focus])
+    for r in np.flatnonzero(lexical[row] > 0):
+        if sem.kind_heads[2 * r] & forms and not sem.kind_heads[2 * r + 1] & forms:
+            scores[row, r] = lexical[row, r] = -1.0
 
 
 def _read_singulars(scores: np.ndarray, sem: RelationSemantics, words: list[str],

@@ -2290,3 +2290,19 @@ def test_a_cue_for_others_keeps_the_walk_back_among_the_paths_scored_in_full(
     engine = _dev_kb(tmp_path, "business", "kb.nt")
     trace = engine.ask("who else founded the firms that Karabo Nkosi founded", kb="business")
     assert sorted(trace.answer_labels) == ["Marco Ricci", "Meera Kapoor", "Melissa Quinlan"]
+
+
+def test_the_verb_after_the_noun_asked_about_has_it_for_subject(tmp_path: Path) -> None:
+    """ "which *clubs play* in X": "play" names `plays for club` by its form, but its subject
+    is the clubs asked about, and clubs do not play for clubs — so the walk does not go on to
+    the clubs' players; "which club does X play for" keeps the verb's relation."""
+    rows = [("Ash Rovers", "league", "Liga One"), ("Elm United", "league", "Liga One"),
+            ("Oak City", "league", "Liga Two")]
+    for i, player in enumerate(("Al Reed", "Bo Stone", "Cy Moss")):
+        rows += [(player, "plays for club", ("Ash Rovers", "Elm United", "Oak City")[i]),
+                 (player, "position", "forward")]
+    engine = _imported(tmp_path, "leagues", rows)
+    trace = engine.ask("Which clubs play in Liga One?", kb="leagues")
+    assert sorted(trace.answer_labels) == ["Ash Rovers", "Elm United"]
+    assert engine.ask("which club does Bo Stone play for", kb="leagues").answer_labels == [
+        "Elm United"]
