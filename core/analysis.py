@@ -1093,8 +1093,9 @@ def _subject_verb(qa: QuestionAnalysis, sem: RelationSemantics, rows: list[int],
     its subject, so it does not name a relation whose objects the noun names ("plays for
     *club*": clubs do not play for clubs) — in place, on both score matrices."""
     focus = qa.answer.focus
-    if focus is None or focus + 1 not in rows or focus - 1 < 0 or qa.words[focus - 1] not in _WH:
-        return
+    if focus is None or focus + 1 not in rows or focus - 1 < 0 or qa.words[focus - 1] not in _WH \
+            or is_agent_noun(qa.words[focus]):  # fmt: skip
+        return  # ("which *players play* for X": players do play for clubs)
     row = rows.index(focus + 1)
     forms = word_forms(qa.words[focus])
     for r in np.flatnonzero(lexical[row] > 0):
