@@ -41,7 +41,7 @@ from core.analysis import (
 from core.constraints import Comparison
 from core.kg.semantics import semantics_for
 from core.kg.store import KnowledgeGraph
-from core.text import MARKED_MODIFIERS, word_senses
+from core.text import MARKED_MODIFIERS, is_plural, word_senses
 from core.textmodel import sentence_model
 
 Hop = tuple[str, str]  # (relation id, "out" | "in")
@@ -660,11 +660,12 @@ class Planner:
 
     def _focus_valued(self, qa: QuestionAnalysis, plan: Plan) -> list[int]:
         """The last hops that can arrive at answers of the plan's constraint on the noun asked
-        about — a value of the KB that names no relation by its form ("which *forwards* …"
-        constrained to position `forward`: the hops arriving at players); none otherwise."""
+        about — a plural, a value of the KB that names no relation by its form ("which
+        *forwards* …" constrained to position `forward`: the hops arriving at players); none
+        otherwise."""
         focus = qa.answer.focus
-        if focus is None:
-            return []
+        if focus is None or not is_plural(qa.words[focus]):
+            return []  # (a singular may be an idiom's: "which in the *world* wrote X")
         rows = {t: r for r, t in enumerate(qa.word_tokens)}
         if focus in rows and qa.lexical[rows[focus]].max() > 0:
             return []  # "which *languages* …" names `in language`: its own reading decides
