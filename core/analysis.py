@@ -537,9 +537,10 @@ def _asks_for_peers(words: list[str], focus: int | None) -> bool:
     """Does a cue for others say what the answers are — "who *else*", "the *other* graduates",
     "X's *teammates*" — rather than something met on the way ("the languages of the films
     that *share* directors with X")?"""
-    if focus is not None and (_other_cue(words[focus]) or (
-            focus > 0 and _other_cue(words[focus - 1]) and words[focus - 1] not in _ADDITIVE_CUES)):
-        return True
+    if focus is not None:
+        before = words[focus - 1] if focus > 0 else ""
+        if _other_cue(words[focus]) or (_other_cue(before) and before not in _ADDITIVE_CUES):
+            return True
     return any(w == "else" and words[i - 1] in _WH for i, w in enumerate(words) if i > 0)
 
 
