@@ -188,6 +188,11 @@ class QuestionAnalysis:
             ]
         return self._cache[key]
 
+    @property
+    def focus_row(self) -> int | None:
+        """The score matrices' row of the noun asked about, where it is a relation word."""
+        return next((r for r, t in enumerate(self.word_tokens) if t == self.answer.focus), None)
+
     def describes_answer(self, mention: EntityMention) -> bool:
         """Does a (common-noun) mention say what the answer is: the noun asked about or its
         modifier ("which *drama* films", "which *lawyers*"), or what the answer is said to
@@ -947,7 +952,7 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
         return start
     end = start
     while end in modifiers or not words[end]:
-        if words[end] and singular(words[end]) != words[end]:
+        if is_plural(words[end]):
             break  # a plural modifies no noun: "which *forwards* represent X" asks for them
         nxt = end + 1
         if nxt >= len(words) or nxt in names:
@@ -1030,7 +1035,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     _read_singulars(scores, sem, qa.words, rows, lexical)
     _subject_verb(qa, sem, rows, scores, lexical)
     whole = _whole_names(qa, rows, sem, lexical)
-    focus = next((row for row, i in enumerate(rows) if i == qa.answer.focus), None)
+    focus = qa.focus_row
     if focus is not None and not _said_of_a_name(qa, rows[focus]):
         # the noun asked about names a relation only by its form ("which *league*"); by
         # meaning only when nearly a synonym ("occupation"); otherwise it says what the
@@ -1111,7 +1116,7 @@ def _read_singulars(scores: np.ndarray, sem: RelationSemantics, words: list[str]
     plurals oddly — "daughters" and "sons" lie nearer `parent` than `child`, "daughter" and
     "son" do not. A form's match says more than either ("parents" is `parent`, though
     "parent" lies nearer `child` than "parents" does)."""
-    plural = [row for row, i in enumerate(rows) if singular(words[i]) != words[i]
+    plural = [row for row, i in enumerate(rows) if is_plural(words[i])
               and lexical[row].max() <= 0 and _noun_slot(words, i)]  # fmt: skip
     if plural:
         single = sem.word_scores(sem.model.embed_words([singular(words[rows[row]])
@@ -2035,7 +2040,7 @@ def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> li
     while k >= 0 and words[k] == "of" and k not in inside:
         j = k - 1
         while j >= 0 and (words[j] != "of" or j in inside) and (
-            words[j] not in STOPWORDS or words[j] in ("the", "a", "an", "of")
+            words[j] not in STOPWORDS or words[j] in _ARTICLES or words[j] == "of"
         ):  # fmt: skip
             j -= 1
         # a noun phrase starts at its article: "who *taught* [the children] of X" (the verb
@@ -2067,7 +2072,6 @@ def _plain_noun_phrase(words: list[str], part: set[int]) -> bool:
             and all(w.isalpha() and w not in STOPWORDS and w not in _FRAME
                     and w not in _PARTITIVES and w not in CATEGORY_NOUNS
                     and w not in QUANTITY_NOUNS for w in nouns))  # fmt: skip
-
 
 
 def _one_name(qa: QuestionAnalysis, tokens: set[int]) -> bool:
@@ -2205,7 +2209,7 @@ def rule_type_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, code: int) -> float:
         return 0.0 if info.object_kind == "entity" else -1.0
     if qa.answer.wh == "time":
         return 1.0 if forward and info.object_kind == "year" else -1.0
-    row = next((i for i, t in enumerate(qa.word_tokens) if t == qa.answer.focus), None)
+    row = qa.focus_row
     if row is not None and qa.role_lex[row, :-1].max() > 0:
         return 1.0 if sem.kind_forms[code] & _focus_head(qa, sem) else -1.0
     return 0.0
@@ -2381,7 +2385,7 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
         # genre, a profession), reached forwards
         return 1.0 if direction == "out" and sem.shared_values[sem.code[rel_id]] else -1.0
     if wh == "thing" and qa.answer.focus is not None:
-        row = next((i for i, t in enumerate(qa.word_tokens) if t == qa.answer.focus), None)
+        row = qa.focus_row
         if row is not None and qa.role_names[row, code] >= NAMES_RELATION \
                 and _names_arrival(qa, sem, code):
             return 1.0  # the noun names the relation that reaches the answer ("which league")

@@ -666,8 +666,8 @@ class Planner:
         focus = qa.answer.focus
         if focus is None or not is_plural(qa.words[focus]):
             return []  # (a singular may be an idiom's: "which in the *world* wrote X")
-        rows = {t: r for r, t in enumerate(qa.word_tokens)}
-        if focus in rows and qa.lexical[rows[focus]].max() > 0:
+        row = qa.focus_row
+        if row is not None and qa.lexical[row].max() > 0:
             return []  # "which *languages* …" names `in language`: its own reading decides
         codes: set[int] = set()
         for (node, rel, direction), m in zip(plan.constraints, plan.constraint_mentions,
@@ -707,8 +707,7 @@ class Planner:
         *movies* …" asks for entities, not for what they have)."""
         if "value-answer" not in qa._cache:
             out = np.zeros(2 * len(self.sem.rel_ids) + 1)
-            focus = qa.answer.focus
-            row = next((i for i, t in enumerate(qa.word_tokens) if t == focus), None)
+            row = qa.focus_row
             if qa.answer.wh == "thing" and row is not None:
                 names = qa.role_names[row] >= NAMED_AT
                 out = np.where(names, 0.0, self.sem.values)
