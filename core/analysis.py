@@ -12,8 +12,11 @@
 - **Constraints**: comparisons with numbers and years, superlatives (core.constraints), and
   whether the question asks for *other* things than the topic ("other", "same … as", "also").
 
-`explain` scores how much of the question a relation path accounts for; the planner ranks
-paths by it and the rule judge rewards by it, so both read the question the same way.
+What is read here feeds three modules beside it: `core.chain` (how many hops the question's
+grammar asks for), `core.path_fit` (how much of the question a relation path accounts for:
+the planner ranks paths by it and the rule judge rewards by it, so both read the question the
+same way) and `core.answer_types` (whether what a path arrives at is the kind of answer asked
+for).
 """
 
 from __future__ import annotations
@@ -43,15 +46,15 @@ from core.text import (
     word_senses,
 )
 from core.text import tokens as label_tokens
-from core.textmodel import norm, sentence_model, text_model
+from core.textmodel import text_model
 
 # a possessive after a name's closing dot ("Acme Inc.*'s* CEO") is one token, as after a letter
 _TOKEN = re.compile(r"\w+(?:[.'’&]\w+)*|['’]s\b|[^\w\s]", re.UNICODE)
 _POSSESSIVE = re.compile(r"^(.*\w)['’]s$", re.UNICODE)
 _MAX_SPAN = 12
-_WH = frozenset("who whom whose what which when where how".split())
+WH_WORDS = frozenset("who whom whose what which when where how".split())
 # words that ask, not mean: the question's frame ("tell me", "I'd like to know")
-_FRAME = frozenset(
+FRAME_WORDS = frozenset(
     """tell know like want wonder please name list show give find identify say mention
     could would can i'd id me us let lets let's d i'm im looking searching seeking need
     interested curious wondering""".split()
@@ -69,7 +72,7 @@ _OTHER_CUES = frozenset(
 _ADDITIVE_CUES = frozenset("also too".split())
 # nouns for a part or an amount of a set, whose "of" phrase names what is asked for ("the
 # *rest* of the clubs", "a *couple* of words describing X"); not "number", which asks a count
-_PARTITIVES = frozenset("rest remainder couple pair handful lot lots bunch dozen".split())
+PARTITIVES = frozenset("rest remainder couple pair handful lot lots bunch dozen".split())
 _OTHER_SUFFIXES = ("mate", "mates")  # teammates, classmates, clubmates
 _PREDICATIVE = frozenset("is are was were be as".split())  # "… is a doctor", "play as keeper"
 PREPOSITIONS = frozenset(
@@ -84,10 +87,10 @@ PERSON_NOUNS = frozenset(
     individuals man men woman women human humans folks""".split()
 )
 _TIME_NOUNS = frozenset("year years date dates decade century time day month".split())
-_PLACE_WORDS = "place location city town country region area"
+PLACE_WORDS = "place location city town country region area"
 # A person is named like one: what persons reach is compared with common given names of many
 # languages (language knowledge, not any KB's; "person" itself sits far from people's names)
-_PERSON_WORDS = (
+PERSON_WORDS = (
     "john mary james maria david anna michael sarah robert elena peter laura paul sophie "
     "thomas emma daniel julia carlos ana jose ahmed fatima mohammed wei li yuki hiroshi ivan "
     "olga pierre marie hans giovanni luca raj priya kwame amara"
@@ -213,7 +216,7 @@ class QuestionAnalysis:
         where a singular verb follows the wh-word ("what *is* the *headquarters* …")."""
         if "many" not in self._cache:
             focus, words = self.answer.focus, self.words
-            after_wh = {(w, nxt) for w, nxt in zip(words, words[1:], strict=False) if w in _WH}
+            after_wh = {(w, nxt) for w, nxt in zip(words, words[1:], strict=False) if w in WH_WORDS}
             plural_noun = (focus is not None and is_plural(words[focus])) or any(
                 not m.named and is_plural(words[m.end - 1]) and self.describes_answer(m)
                 for m in self.entities
@@ -227,7 +230,7 @@ class QuestionAnalysis:
         """ "X as N" (N right after "as", or "as the N", where X is a name of the question):
         N says what X is, so it names X's part, not a kind of answer."""
         k = mention.start - 1
-        if k >= 0 and self.words[k] in _ARTICLES:
+        if k >= 0 and self.words[k] in ARTICLES:
             k -= 1
         return k > 0 and self.words[k] == "as" and any(
             m.named and m.end == k for m in self.entities
@@ -369,10 +372,10 @@ def undislocate(question: str) -> str:
     topic, ask = m["topic"].strip(), m["ask"].strip()
     topic_words = [w.casefold() for w in re.findall(r"[\w']+", topic)]
     ask_words = [w.casefold() for w in re.findall(r"[\w']+", ask)]
-    if not topic_words or not ask_words or set(topic_words) & _WH:
+    if not topic_words or not ask_words or set(topic_words) & WH_WORDS:
         return question
     pronoun = next((i for i, w in enumerate(ask_words) if w in _PRONOUNS), None)
-    if pronoun is None and not ask.endswith("?") and not set(ask_words) & _WH:
+    if pronoun is None and not ask.endswith("?") and not set(ask_words) & WH_WORDS:
         return question
     inner = topic[0].lower() + topic[1:] if topic_words[0] in STOPWORDS else topic
     possessive = inner + ("'" if inner.endswith("'") else "'s")
@@ -380,9 +383,9 @@ def undislocate(question: str) -> str:
         word = ask_words[pronoun]
         stand_in = possessive if _PRONOUNS[word] else inner
         return re.sub(rf"\b{word}\b", lambda _: stand_in, ask, count=1, flags=re.I)
-    if ask_words[0] in _WH and len(ask_words) == 1:
+    if ask_words[0] in WH_WORDS and len(ask_words) == 1:
         return f"{ask_words[0]} is {inner}?"
-    if ask_words[0] in _WH or "of" in topic_words:  # "the X of Y's Z" would read Z as Y's
+    if ask_words[0] in WH_WORDS or "of" in topic_words:  # "the X of Y's Z" would read Z as Y's
         return f"{ask.rstrip('?').rstrip()} of {inner}?"
     return f"{possessive} {ask}"
 
@@ -546,7 +549,7 @@ def _asks_for_peers(words: list[str], focus: int | None) -> bool:
         before = words[focus - 1] if focus > 0 else ""
         if _other_cue(words[focus]) or (_other_cue(before) and before not in _ADDITIVE_CUES):
             return True
-    return any(w == "else" and words[i - 1] in _WH for i, w in enumerate(words) if i > 0)
+    return any(w == "else" and words[i - 1] in WH_WORDS for i, w in enumerate(words) if i > 0)
 
 
 def _tokenize(text: str) -> list[tuple[int, int]]:
@@ -596,7 +599,7 @@ def _entity_mentions(clean, spans, bracketed, kg: KnowledgeGraph, words) -> list
             if not ids and j - i <= 2 and not in_brackets:
                 ids, variant = _variant_ids(kg, text), True
             if not ids and j - i == 1 and text[:1].isupper() and text.isalpha() \
-                    and words[i] not in STOPWORDS and words[i] not in _FRAME:  # fmt: skip
+                    and words[i] not in STOPWORDS and words[i] not in FRAME_WORDS:  # fmt: skip
                 ids = _value_by_meaning(kg, text)
             if not ids:
                 if j - i >= 2 and not _may_grow(kg, text):
@@ -734,7 +737,7 @@ def _asked_type(words: list[str], names: set[int], modifiers: frozenset | set
     for i, w in enumerate(words):
         if i in names:
             continue  # "When Ladies Meet" is a title, not a question word
-        if w in _WH and _relative(words, i, names):
+        if w in WH_WORDS and _relative(words, i, names):
             # "the country *in which* X was born": the noun before it is asked for — unless a
             # later wh-word asks ("the player *who* captains X is at *which club*")
             continue
@@ -758,7 +761,7 @@ def _asked_type(words: list[str], names: set[int], modifiers: frozenset | set
         return AnswerType("choice", None, choices)
     # no question word: "name the city where …", "Liverpool-born players?", and a
     # possessive chain names its head last ("X's wife's *birthplace*")
-    k = _head_noun(words, names)
+    k = head_noun(words, names)
     if k is not None and words[k] in PERSON_NOUNS:
         return AnswerType("person", k, choices)
     return AnswerType("thing" if k is not None else "", k, choices)
@@ -794,51 +797,51 @@ def _copula_after_noun(words: list[str], i: int) -> bool:
     """Does the noun phrase after words[i] end in "is"/"was" ("whose *alma mater* is X")
     rather than run on into another verb ("whose films have X direct")?"""
     j = i + 1
-    while j < len(words) and j - i <= 4 and words[j] not in _COPULAS:
+    while j < len(words) and j - i <= 4 and words[j] not in COPULAS:
         if words[j] in STOPWORDS and words[j] not in ("of", "-"):
             return False
         j += 1
-    return j < len(words) and words[j] in _COPULAS
+    return j < len(words) and words[j] in COPULAS
 
 
-_COPULAS = frozenset("is are was were".split())
-_ARTICLES = frozenset("the a an".split())
+COPULAS = frozenset("is are was were".split())
+ARTICLES = frozenset("the a an".split())
 # pronouns that stand for what is asked ("list *everything* X scripted")
 _INDEFINITES = frozenset(
     f"{q}{r}" for q in ("every", "any", "some") for r in ("thing", "one", "body"))
 # what may open a noun phrase that heads a clause ("name *every* comedy picture X scripted")
-_NOUN_PHRASE_OPENERS = _ARTICLES | frozenset(
+_NOUN_PHRASE_OPENERS = ARTICLES | frozenset(
     "every each all any some no these those this that my your his her its our their".split())
-_DO_SUPPORT = frozenset("do does did".split())
-_AUXILIARIES = _COPULAS | _DO_SUPPORT | frozenset("has have had can could will would".split())
+DO_SUPPORT = frozenset("do does did".split())
+AUXILIARIES = COPULAS | DO_SUPPORT | frozenset("has have had can could will would".split())
 
 
 def _partitive(words: list[str], k: int) -> bool:
     """Is token k a part or an amount whose "of" phrase names what is asked ("the *rest* of
     the clubs", "a *couple* of words")?"""
-    return words[k] in _PARTITIVES and k + 1 < len(words) and words[k + 1] == "of"
+    return words[k] in PARTITIVES and k + 1 < len(words) and words[k + 1] == "of"
 
 
-def _do_question(words: list[str], end: int) -> bool:
+def do_question(words: list[str], end: int) -> bool:
     """Does "do" / "does" / "did" stand before token `end` ("where *did* X's kids study")?"""
-    return not _DO_SUPPORT.isdisjoint(words[:end])
+    return not DO_SUPPORT.isdisjoint(words[:end])
 
 
-def _head_noun(words: list[str], names: set[int]) -> int | None:
+def head_noun(words: list[str], names: set[int]) -> int | None:
     """The noun a request without a question word asks for: the head of its first run of
     content words outside names, or of the last noun of a possessive chain."""
     k, described = 0, False
     while k < len(words):
         w = words[k]
-        if k in names or not w or w in STOPWORDS or w in _FRAME or w == "'s" or w.isdigit() \
-                or ((described or k - 1 in names) and _verb_form(w)):  # fmt: skip
+        if k in names or not w or w in STOPWORDS or w in FRAME_WORDS or w == "'s" or w.isdigit() \
+                or ((described or k - 1 in names) and verb_form(w)):  # fmt: skip
             # "X *directed* to films": a participle after a name is its verb, not a noun
             k += 1
             continue
         end = k
         while end + 1 < len(words) and end + 1 not in names:
             nxt = words[end + 1]
-            if not nxt or nxt in STOPWORDS or nxt in _FRAME or nxt == "'s" or _verb_form(nxt):
+            if not nxt or nxt in STOPWORDS or nxt in FRAME_WORDS or nxt == "'s" or verb_form(nxt):
                 break
             if nxt in PREPOSITIONS:
                 break
@@ -856,7 +859,7 @@ def _head_noun(words: list[str], names: set[int]) -> int | None:
             # one it heads a clause ("name every comedy *picture* X scripted")
             k, described = end + 1, True
             continue
-        if k >= 3 and words[k - 1] in ("a", "an") and words[k - 2] in _COPULAS \
+        if k >= 3 and words[k - 1] in ("a", "an") and words[k - 2] in COPULAS \
                 and k - 3 in names:  # fmt: skip
             # "X is a *film* written by this person": the noun says what X is; what the
             # clause after it names is asked for
@@ -892,7 +895,7 @@ def _relative(words: list[str], i: int, names: set[int]) -> bool:
     """Is the wh-word at i a relative pronoun ("name the city *where* X was born")? Content
     comes before it, and a clause after it; a wh-word among the last words asks the question
     where it stands ("X were in *which* genres", "X's wife is *who*")."""
-    if i + 1 < len(words) and words[i + 1] in _AUXILIARIES and (
+    if i + 1 < len(words) and words[i + 1] in AUXILIARIES and (
         (i > 0 and not words[i - 1]) or words[i] in ("where", "when")
     ):  # "X's wife, *where* was she born": a question after the comma, inverted; and a
         return False  # relative "where"/"when" has a subject next, never a verb ("X *when* was")
@@ -900,7 +903,7 @@ def _relative(words: list[str], i: int, names: set[int]) -> bool:
     if i == first + 1 and words[first] in _LEADING_PREPOSITIONS:
         return False  # "*since when* has X existed", "*in which* city was X born"
     content_before = any(
-        w and (k in names or (w not in STOPWORDS and w not in _FRAME and w != "'s"))
+        w and (k in names or (w not in STOPWORDS and w not in FRAME_WORDS and w != "'s"))
         for k, w in enumerate(words[first:i], start=first)
     )
     after = [w for w in words[i + 1 :] if w]
@@ -941,9 +944,9 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
         w = words[k]
         if _partitive(words, k):
             continue  # "what are a *couple of* words for X": the words are asked for
-        if w in _PHRASE_PREPOSITIONS and k > i + 1 and words[k - 1] in _COPULAS:
+        if w in _PHRASE_PREPOSITIONS and k > i + 1 and words[k - 1] in COPULAS:
             break  # "which was *in* the film X": the noun is the preposition's, not asked
-        if w and w not in STOPWORDS and w not in _FRAME and w != "'s" and not w.isdigit():
+        if w and w not in STOPWORDS and w not in FRAME_WORDS and w != "'s" and not w.isdigit():
             start = k
             break
     if start is None:
@@ -958,7 +961,7 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
         if nxt >= len(words) or nxt in names:
             break
         w = words[nxt]
-        if w and (w in STOPWORDS or w in _FRAME or w == "'s" or _verb_form(w) or
+        if w and (w in STOPWORDS or w in FRAME_WORDS or w == "'s" or verb_form(w) or
                   w in PREPOSITIONS):  # fmt: skip
             break
         end = nxt
@@ -969,14 +972,14 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
     # *controls* X")
     nxt = end + 1
     if start > i + 1 and nxt < len(words) and nxt not in names and words[nxt].isalpha() \
-            and words[nxt] not in STOPWORDS | _FRAME | PREPOSITIONS \
-            and not _verb_form(words[nxt]) and is_plural(words[nxt]) \
+            and words[nxt] not in STOPWORDS | FRAME_WORDS | PREPOSITIONS \
+            and not verb_form(words[nxt]) and is_plural(words[nxt]) \
             and not is_plural(words[end]):  # fmt: skip
         return nxt
     return end
 
 
-def _verb_form(word: str) -> bool:
+def verb_form(word: str) -> bool:
     """A past participle or gerund ("made", "directed", "starring"): it ends a noun phrase."""
     return (word in IRREGULAR_FORMS and word not in IRREGULAR_PLURALS) or (
         len(word) > 4 and word.endswith(("ed", "ing"))
@@ -1016,8 +1019,8 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
         if i not in skip
         and w
         and w not in STOPWORDS
-        and w not in _WH
-        and w not in _FRAME
+        and w not in WH_WORDS
+        and w not in FRAME_WORDS
         and w != "'s"
         and not w.isdigit()
     ]
@@ -1099,8 +1102,8 @@ def _subject_verb(qa: QuestionAnalysis, sem: RelationSemantics, rows: list[int],
     its subject, so it does not name a relation whose objects the noun names ("plays for
     *club*": clubs do not play for clubs) — in place, on both score matrices."""
     focus = qa.answer.focus
-    if focus is None or focus + 1 not in rows or focus - 1 < 0 or qa.words[focus - 1] not in _WH \
-            or is_agent_noun(qa.words[focus]):  # fmt: skip
+    if focus is None or focus + 1 not in rows or focus - 1 < 0 \
+            or qa.words[focus - 1] not in WH_WORDS or is_agent_noun(qa.words[focus]):  # fmt: skip
         return  # ("which *players play* for X": players do play for clubs)
     row = rows.index(focus + 1)
     forms = word_forms(qa.words[focus])
@@ -1267,7 +1270,7 @@ def _verb_position(qa: QuestionAnalysis, i: int) -> bool:
         return False
     if any(m.end == j + 1 for m in qa.entities if m.named):
         return True
-    return qa.words[j] in _WH or qa.words[j] in _AUXILIARIES or qa.words[j] in _BEFORE_VERBS
+    return qa.words[j] in WH_WORDS or qa.words[j] in AUXILIARIES or qa.words[j] in _BEFORE_VERBS
 
 
 _VERB_ADVERBS = frozenset("also still not never now once first ever".split())
@@ -1326,7 +1329,7 @@ def _clause_head(words: list[str], i: int) -> bool:
     """Is the noun at i the head of a relative clause — "the *person* who runs X", "the
     *firm* that makes Y", "the *person* managing X" — and not said of an owner ("X's
     *father* who …")?"""
-    if not 0 < i < len(words) - 2 or words[i - 1] not in _ARTICLES:
+    if not 0 < i < len(words) - 2 or words[i - 1] not in ARTICLES:
         return False
     after = words[i + 1]
     return after in ("who", "that", "whom") or (len(after) > 4 and after.endswith("ing"))
@@ -1343,68 +1346,6 @@ def _relational(words: list[str], i: int) -> bool:
     return j < len(words) and words[j] == "of"
 
 
-# -- how much of the question a path explains ----------------------------------------------
-@dataclass(frozen=True)
-class Explanation:
-    coverage: float  # need-weighted share of the relation words the path explains
-    hop_support: tuple[float, ...]  # per hop: how well the best word names it
-    unexplained: int  # hops no word names (and no shape explains)
-    shares: int  # hops that walk straight back over the relation just taken
-    inversions: int  # pairs of hops whose words come in the opposite order
-    unexplained_words: tuple[str, ...]  # words that need explaining and are not
-    # relation phrases with no hop of their own: places of the question naming a relation
-    # beyond the hops that took one, or parts of a possessive chain beyond the hops
-    merged: int = 0
-    hop_words: tuple[int, ...] = ()  # per hop: the token of the word that names it (-1: none)
-
-
-@dataclass
-class PathFits:
-    """`explain` for many paths at once (one row per path): what the planner scores."""
-
-    coverage: np.ndarray  # (n,)
-    support: np.ndarray  # (n, K) per hop; 0 on padding
-    unexplained: np.ndarray  # (n,)
-    shares: np.ndarray  # (n,)
-    inversions: np.ndarray  # (n,)
-    left_mask: np.ndarray  # (words, n): words that need explaining and are not
-    row_words: list[str]
-    bare_shares: np.ndarray | None = None  # (n,) shape-explained hops without a cue word
-    coverage_soft: np.ndarray | None = None  # (n,) coverage with a gentler fade (TAU_SOFT)
-    merged: np.ndarray | None = None  # (n,) word pairs at two places one hop explains alone
-    coverage_lex: np.ndarray | None = None  # (n,) coverage by word forms alone
-    unnamed_lex: np.ndarray | None = None  # (n,) hops no word names by its form
-    n_hops: np.ndarray | None = None  # (n,)
-    echoes: np.ndarray | None = None  # (n,) uncued walks back over the word's own relation
-    cued: np.ndarray | None = None  # (n,) walks back a cue asks for, named or not
-    short: np.ndarray | None = None  # (n,) hops fewer than the grammar's parts (chain_length)
-    word_at: np.ndarray | None = None  # (n, K) token of each hop's word; -1: no word names it
-    chain_inversions: np.ndarray | None = None  # (n,) inversions within a possessive chain
-
-    def explanation(self, i: int) -> Explanation:
-        """Path i's explanation (what the judge reads and says)."""
-        return Explanation(
-            round(float(self.coverage[i]), 4),
-            tuple(round(float(x), 4) for x in self.support[i][: int(self.n_hops[i])]),
-            int(self.unexplained[i]),
-            int(self.shares[i]),
-            int(self.inversions[i]),
-            tuple(w for w, m in zip(self.row_words, self.left_mask[:, i], strict=True) if m),
-            max(int(self.merged[i]) if self.merged is not None else 0,
-                int(self.short[i]) if self.short is not None else 0),
-            tuple(int(t) for t in self.word_at[i][: int(self.n_hops[i])])
-            if self.word_at is not None else (),
-        )
-
-
-LITERAL_ANSWERS = {"time": ("year",), "number": ("number", "year")}  # what such answers are
-
-
-def arrival_kinds(sem: RelationSemantics, codes: np.ndarray) -> np.ndarray:
-    """Per role code, what arriving over it gives: the relation's object kind ("year",
-    "number", …) walked forwards, an entity walked backwards (and for padding, -1)."""
-    return np.array([sem.kinds[c >> 1] if c >= 0 and c % 2 == 0 else "entity"
-                     for c in np.asarray(codes).tolist()])  # fmt: skip
 
 
 def role_codes(sem: RelationSemantics, hops: list[tuple[str, str]]) -> list[int]:
@@ -1412,1047 +1353,5 @@ def role_codes(sem: RelationSemantics, hops: list[tuple[str, str]]) -> list[int]
     return [sem.code[r] * 2 + (0 if d == "out" else 1) for r, d in hops]
 
 
-def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.ndarray | None = None,
-                  anchor: str | None = None, first_implied: bool = False,
-                  anchor_kind: np.ndarray | None = None, reach=None) -> PathFits:  # fmt: skip
-    """How much of the question each path accounts for. `paths`: (n, K) role codes padded
-    with -1; `extra`: (n, M) relation indices of constraint and filter relations, -1 padded.
-
-    A word is explained by a hop whose relation it names or whose reach it describes
-    ("which *city*"), relative to the best explanation any relation of the KB offers it
-    (exp((got - best) / TAU)); words weigh by how much they need explaining. What a hop
-    reaches is read from where the path is (`path_reach`) when the topic `anchor` is given. A hop is
-    explained when some word names it well enough, or when it walks straight back over the
-    relation a word just explained ("films that share actors with X"). `first_implied`: the
-    topic entity takes part in one relation only ("musician" is only ever a profession), so
-    the first hop needs no word. `anchor_kind` (one value per relation word, see
-    `anchor_kind`): how well each word describes what the topic entity is."""
-    sem = qa.semantics
-    n, k = paths.shape
-    rows = qa.word_rows(*used)
-    words = len(rows)
-    if not words or n == 0:
-        zero = np.zeros(n)
-        unexplained = (paths >= 0).sum(axis=1) - (1 if first_implied else 0)
-        return PathFits(np.ones(n), np.zeros((n, k)), np.maximum(unexplained, 0), zero, zero,
-                        np.zeros((0, n), bool), [], zero, np.ones(n), zero, np.ones(n),
-                        (paths >= 0).sum(axis=1), (paths >= 0).sum(axis=1), zero,
-                        zero, zero, None, zero)  # fmt: skip
-    names_on_path = qa.role_names[rows][:, paths]  # (w, n, K): each hop by each word's name
-    names_on_path = np.maximum(names_on_path, _clear_names(qa, rows)[:, paths])
-    if anchor is not None:  # what each hop reaches, from the topic and from the hop before
-        reach_vecs, pair_index = reach or path_reach(sem, anchor, paths)
-        reach = REACH_WEIGHT * (qa.vectors[rows] @ reach_vecs.T)  # (w, pairs)
-        got_hops = np.maximum(names_on_path,
-                              np.where(paths >= 0, reach[:, pair_index], -np.inf))  # fmt: skip
-    else:
-        got_hops = qa.explains[rows][:, paths]  # (w, n, K)
-    focus = qa.answer.focus
-    focus_row = next((i for i, r in enumerate(rows) if qa.word_tokens[r] == focus), None)
-    keep = None
-    if focus_row is not None and k > 1:
-        # the noun the question asks about ("which *films* did X act in") names the answer:
-        # only the last hop can explain it, by its name or by what it reaches
-        last = (paths >= 0).sum(axis=1) - 1
-        last_rel = paths[np.arange(n), last] >> 1
-        keep = (paths >> 1) == last_rel[:, None]  # the last hop (or the same relation again:
-        keep &= paths >= 0  # "grandparents" may name parent twice)
-        got_hops[focus_row] = np.where(keep, got_hops[focus_row], -np.inf)
-    if focus_row is not None:
-        # an agent noun is explained by what the answers do: "which *players* were born in
-        # X" asks for people born in X who play for some club, not for their clubs
-        last = (paths >= 0).sum(axis=1) - 1
-        has = focus_has(qa, rows[focus_row])[paths[np.arange(n), last]]
-        got_hops[focus_row, np.arange(n), last] = np.maximum(
-            got_hops[focus_row, np.arange(n), last], has)
-    # paths whose last hop ends on the literal kind a "when" / "how many" question asks for
-    ends = (paths >= 0).sum(axis=1) - 1
-    literal = LITERAL_ANSWERS.get(qa.answer.wh)
-    on_literal = (np.isin(arrival_kinds(sem, paths[np.arange(n), np.maximum(ends, 0)]), literal)
-                  & (ends >= 0)) if literal else np.zeros(n, bool)  # fmt: skip
-    verbs = _time_verbs(qa, rows, used[0].end) if qa.answer.wh == "time" and used else []
-    on_focus = np.zeros(n, bool)
-    if not verbs and used and focus_row is not None:
-        verbs = _object_verbs(qa, rows, used[0], focus_row)
-        if verbs:  # the paths whose last hop the noun asked about names by its form
-            on_focus = qa.role_lex[rows[focus_row]][paths[np.arange(n), np.maximum(ends, 0)]]
-            on_focus = (on_focus > 0) & (on_focus >= qa.lexical[focus_row].max() - 1e-6)
-    if verbs:  # "*when* was X *founded*": a last hop on a year explains the verb (and "what
-        # *position* does X *play*": one the noun asked about names)
-        idx = np.flatnonzero(on_literal | on_focus)[None, :]
-        verbs, at = np.asarray(verbs)[:, None], ends[idx]
-        got_hops[verbs, idx, at] = np.maximum(got_hops[verbs, idx, at], qa.best[rows][verbs])
-    role_verbs = _role_verbs(qa, rows, used)
-    for row, of_topic in role_verbs:
-        # "employed *as* a banker", "plays *as* forward": the verb says how the answers are
-        # linked to that name — the first hop from the topic, or a constraint's own relation
-        # — not whatever relation it names by itself (`employer`)
-        best_row = qa.best[rows[row]]
-        got_hops[row] = -np.inf
-        if of_topic:
-            got_hops[row, :, 0] = np.where(paths[:, 0] >= 0, best_row, -np.inf)
-    got = got_hops.max(axis=2)
-    for row, of_topic in role_verbs:
-        if not of_topic:
-            got[row] = qa.best[rows[row]]
-    if extra is not None and extra.size:
-        by_name = qa.named[rows]  # (w, R + 1)
-        got = np.maximum(got, by_name[:, extra].max(axis=2))
-    if anchor_kind is not None:  # "the *film* X": words that say what the topic is
-        kind = anchor_kind[rows]
-        if focus_row is not None:
-            kind[focus_row] = -np.inf
-        got = np.maximum(got, kind[:, None])
-    best = qa.best[rows][:, None]
-    explained = np.exp(np.minimum(0.0, got - best) / TAU)  # (w, n)
-    need = qa.need[rows]
-    total = float(need.sum())
-    coverage = (need @ explained) / total if total > 1e-6 else np.ones(n)
-    soft = np.exp(np.minimum(0.0, got - best) / TAU_SOFT)
-    coverage_soft = (need @ soft) / total if total > 1e-6 else np.ones(n)
-    # by word forms alone: the share of the words with a morphological match to some
-    # relation whose best such relation is on the path, and hops no word names by form
-    lex = qa.role_lex[rows][:, paths]  # (w, n, K)
-    if focus_row is not None and k > 1:
-        lex[focus_row] = np.where(keep, lex[focus_row], -1.0)
-    if focus_row is not None:
-        has = focus_has(qa, rows[focus_row], lexical=True)[paths[np.arange(n), last]]
-        lex[focus_row, np.arange(n), last] = np.maximum(lex[focus_row, np.arange(n), last], has)
-    lex_best = qa.lexical[rows].max(axis=1) if qa.lexical.size else np.zeros(words)
-    if len(verbs):
-        lex[verbs, idx, at] = np.maximum(lex[verbs, idx, at], lex_best[verbs])
-    lex_need = np.maximum(lex_best, 0.0)
-    lex_got = lex.max(axis=2)  # (w, n)
-    if extra is not None and extra.size:
-        lex_got = np.maximum(lex_got, np.hstack([qa.lexical[rows], np.full((words, 1), -1.0)])[
-            :, extra].max(axis=2))  # fmt: skip
-    lex_total = float(lex_need.sum())
-    coverage_lex = (
-        (lex_need @ (lex_got >= lex_best[:, None] - 1e-6)) / lex_total
-        if lex_total > 1e-6 else np.ones(n)
-    )  # fmt: skip
-    unnamed_lex = ((lex.max(axis=0) <= 0) & (paths >= 0)).sum(axis=1)
-    # each hop's word, in path order, preferring a word no earlier hop took ("the movies
-    # *written* by the *writer* of X": one word per hop); a word explains a second hop only
-    # when no other word can ("grandparents")
-    support = np.zeros((n, k))
-    word_row = np.zeros((n, k), np.int64)
-    taken = np.zeros((words, n), bool)
-    cols = np.arange(n)
-    # ties go to the word the structure puts first (see order_ranks)
-    tie = ORDER_PULL * np.minimum(order_ranks(qa, used[0])[np.asarray(qa.word_tokens)[rows]],
-                                  10.0) if used else 0.0  # fmt: skip
-    for j in range(k):
-        col = got_hops[:, :, j]  # (w, n)
-        free = np.where(taken, -np.inf, col - (tie[:, None] if used else 0.0))
-        own = free.max(axis=0) >= HOP_EXPLAINED
-        word_row[:, j] = np.where(own, free.argmax(axis=0), col.argmax(axis=0))
-        support[:, j] = col[word_row[:, j], cols]
-        real = paths[:, j] >= 0  # (padding takes no word)
-        taken[word_row[real, j], cols[real]] = True
-    # the words that are parts of a chain ("X's *brother*'s *siblings*", "the *siblings* of
-    # X's *brother*"): each is a hop of its own, even on a walk straight back
-    chain_word = np.zeros(words, bool)
-    if used:
-        chain = chain_tokens(qa, used[0])
-        chain_word = np.array([qa.word_tokens[r] in chain for r in rows], bool)
-    for b in range(1, k):  # a hop that had to reuse an earlier hop's word has it to itself
-        for a in range(b):  # where that hop has another word nearly as good ("X's *son*'s
-            shared = (word_row[:, a] == word_row[:, b]) & (paths[:, b] >= 0)  # *spouse*":
-            back = sem.walks_back[paths[:, a], paths[:, b]] if b == a + 1 else np.zeros(n, bool)
-            alt_col = np.where(taken, -np.inf, got_hops[:, :, a])  # "spouse" reaches the
-            alt = alt_col.argmax(axis=0)  # son too, a little better than "son" names it)
-            got = alt_col[alt, cols]
-            # (not a walk straight back, whose shape the one word explains — unless both
-            # words are parts of a chain, which are a hop each however unlike)
-            parts = chain_word[alt] & chain_word[word_row[:, b]]
-            shared &= ~back | parts
-            do = shared & (got >= HOP_EXPLAINED) & ((got >= support[:, a] - SWAP_COST) | parts)
-            word_row[do, a] = alt[do]
-            support[do, a] = got_hops[alt[do], cols[do], a]
-            taken[alt[do], cols[do]] = True
-    if used and k > 1:  # hops that took their words in the wrong order swap them when the
-        rank = order_ranks(qa, used[0])[np.asarray(qa.word_tokens)[rows]]  # swap costs little
-        for a in range(k):
-            for b in range(a + 1, k):
-                wa, wb = word_row[:, a], word_row[:, b]
-                real = (paths[:, a] >= 0) & (paths[:, b] >= 0) & (rank[wa] > rank[wb])
-                swapped = got_hops[wb, cols, a] + got_hops[wa, cols, b]
-                kept = got_hops[wa, cols, a] + got_hops[wb, cols, b]
-                do = real & (swapped >= kept - SWAP_COST)
-                word_row[do, a], word_row[do, b] = wb[do], wa[do]
-                support[do, a] = got_hops[wb[do], cols[do], a]
-                support[do, b] = got_hops[wa[do], cols[do], b]
-    support = np.maximum(support, 0.0)
-    support[paths < 0] = 0.0
-    word_at = np.asarray(qa.word_tokens)[rows][word_row]  # (n, K) token index
-    if first_implied:
-        support[:, 0] = np.maximum(support[:, 0], HOP_EXPLAINED)
-    if literal:  # "*when* …", "how *many* …" names the last hop when it ends on a time/number
-        hit = on_literal
-        support[cols[hit], ends[hit]] = np.maximum(support[cols[hit], ends[hit]], HOP_EXPLAINED)
-    named = (support >= HOP_EXPLAINED) & (paths >= 0)
-    unexplained = np.zeros(n, np.int64)
-    shares = np.zeros(n, np.int64)
-    shaped = np.zeros((n, k), bool)  # hops explained by walking back over a named one
-    # ... the last hop, whose word is the one the hop before took, where no second word of the
-    # question names that relation ("the films *directed* by the *director*"); in the middle of
-    # a path it is the way on ("who starred in films for the *writer* of X")
-    echoes = np.zeros(n, np.int64)
-    cued = np.zeros(n, np.int64)  # walks back over a named hop, when a cue asks for others
-    namers = (names_on_path >= PLACE_NAMES).sum(axis=0)  # (n, K)
-    back = sem.walks_back
-    hops_n = (paths >= 0).sum(axis=1)
-    chain = chain_length(qa, used[0]) if used else 0
-    for j in range(k):
-        real = paths[:, j] >= 0
-        if j == 0:
-            unexplained += (real & ~named[:, 0]).astype(np.int64)
-            continue
-        is_back = real & back[paths[:, j - 1], paths[:, j]]
-        # a hop named by the same word as the hop it walks back over is explained by shape
-        same_word = word_at[:, j] == word_at[:, j - 1]
-        by_shape = is_back & named[:, j - 1] & (~named[:, j] | same_word)
-        shares += by_shape.astype(np.int64)
-        cued += (is_back & named[:, j - 1]).astype(np.int64)
-        shaped[:, j] = by_shape
-        final = (paths[:, j + 1] < 0) if j + 1 < k else np.ones(n, bool)
-        # (not where the grammar has a part per hop: "X's *brother*'s *siblings*")
-        echoes += (by_shape & same_word & (namers[:, j] < 2) & final & (hops_n > chain)
-                   ).astype(np.int64)  # fmt: skip
-        unexplained += (real & ~named[:, j] & ~by_shape).astype(np.int64)
-        if qa.asks_for_others:  # "films that *share* directors": the shape is asked for
-            support[by_shape, j] = np.maximum(support[by_shape, j], 1.0)
-    if not qa.asks_for_others:  # no "other", "same", "share" in the question: a weaker reading
-        bare, shares = shares, np.zeros(n, np.int64)
-        cued[:] = 0
-    else:
-        bare = np.zeros(n, np.int64)
-        echoes[:] = 0
-    inversions = np.zeros(n, np.int64)
-    chain_inversions = np.zeros(n, np.int64)
-    if used:
-        rank = order_ranks(qa, used[0])[word_at]  # (n, K): where each hop's word says it goes
-        # "X's *child*'s *husband*": the parts of a possessive chain (ranks 1 …) are walked
-        # in the order they are written, whatever the KB's statistics say
-        in_chain = (rank >= 1) & (rank <= len(possessive_parts(qa.words, used[0].end)))
-        for a in range(k):
-            for b in range(a + 1, k):
-                inverted = named[:, a] & named[:, b] & (rank[:, a] > rank[:, b])
-                inversions += inverted.astype(np.int64)
-                chain_inversions += (inverted & in_chain[:, a] & in_chain[:, b]).astype(np.int64)
-    # places of the question that name relations, against the hops that took a word: more
-    # places than hops means one hop stands for two ("the *spouse* of X's *husband*"). Words
-    # within two tokens of each other are one place ("the *director* that *directed* X").
-    split = np.zeros(n, np.int64)
-    if used and words > 1:
-        tokens_at = np.asarray(qa.word_tokens)[rows]
-        order = np.argsort(tokens_at)
-        at = tokens_at[order].astype(float)[:, None]  # (w, 1), in question order
-        # words that name a relation of the path by its name (not a kind of node: "the
-        # *movies* directed by"), need explaining and are explained
-        names_a_hop = names_on_path.max(axis=2) >= PLACE_NAMES  # (w, n)
-        strong = (need > 0.5)[:, None] & names_a_hop & (explained > 0.5)
-        if focus_row is not None:  # the noun asked about names the answers, not a hop
-            strong[focus_row] = False
-        strong = strong[order]  # (w, n)
-        # the token of the previous strong word, per path: a gap over two starts a new place
-        # the previous strong word, per path; close words are one place only when they name
-        # the same relation and no possessive parts them ("X's *mother*'s *father*")
-        idx = np.arange(words)[:, None]
-        seen = np.maximum.accumulate(np.where(strong, idx, -1), axis=0)
-        prev = np.vstack([np.full((1, n), -1), seen[:-1]])  # (w, n) row in `order`, -1: none
-        ptok = tokens_at[order][np.maximum(prev, 0)]
-        marks = np.cumsum([w == "'s" for w in qa.words])
-        rel_of = qa.scores[rows].argmax(axis=1)[order] if qa.scores.size else np.zeros(words)
-        same_place = (prev >= 0) & (at - ptok <= 2) & (marks[tokens_at[order]][:, None]
-                      == marks[ptok]) & (rel_of[:, None] == rel_of[np.maximum(prev, 0)])
-        n_places = (strong & ~same_place).sum(axis=0)
-        took = np.zeros(n, np.int64)
-        for j in range(k):
-            took += ((paths[:, j] >= 0) & ((support[:, j] >= HOP_EXPLAINED) | shaped[:, j])
-                     ).astype(np.int64)  # fmt: skip
-        split = np.maximum(0, n_places - np.maximum(took, 1))
-    left_mask = (need[:, None] > 0.5) & (explained < 0.5)  # (w, n): said in the judge's reason
-    row_words = [qa.words[qa.word_tokens[r]] for r in rows]
-    return PathFits(coverage, support, unexplained, shares, inversions, left_mask, row_words,
-                    bare, coverage_soft, split, coverage_lex, unnamed_lex,
-                    hops_n, echoes, cued, np.maximum(0, chain - hops_n),
-                    np.where(support >= HOP_NAMED_WORD, word_at, -1), chain_inversions)
-
-
-def _clear_names(qa: QuestionAnalysis, rows: list[int]) -> np.ndarray:
-    """(words, role codes + 1): HOP_EXPLAINED for the roles of the one relation a word clearly
-    prefers though weakly (NAMED_WEAK, NAMED_CLEAR: "who *studied* in X" is `education`, 0.33
-    and 0.15 above the next), -inf elsewhere; not for the noun asked about, which says what
-    the answer is (see `_score_words`). Memoised per rows."""
-    key = ("clear", *rows)
-    if key in qa._cache:
-        return qa._cache[key]
-    out = np.full((len(rows), qa.role_names.shape[1]), -np.inf)
-    clear, best = clear_choice(qa.named[rows][:, :-1])
-    focus = -1 if qa.answer.focus is None else qa.answer.focus
-    clear &= np.asarray(qa.word_tokens)[rows] != focus
-    for w in np.flatnonzero(clear):
-        r = int(best[w])
-        out[w, 2 * r] = HOP_EXPLAINED
-        if qa.semantics.rel_ids[r] not in qa.semantics.inverse:  # (else the other
-            out[w, 2 * r + 1] = HOP_EXPLAINED  # direction has the inverse's name)
-    qa._cache[key] = out
-    return out
-
-
-def clear_choice(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per row of a (words, relations) table: does the word clearly prefer one relation,
-    though weakly (at least NAMED_WEAK and NAMED_CLEAR above its next best), and which."""
-    if table.shape[1] < 2:
-        return np.zeros(len(table), bool), np.zeros(len(table), np.int64)
-    order = np.argsort(-table, axis=1, kind="stable")
-    rows = np.arange(len(table))
-    top, second = table[rows, order[:, 0]], table[rows, order[:, 1]]
-    return (top >= NAMED_WEAK) & (top - second >= NAMED_CLEAR), order[:, 0]
-
-
-def _time_verbs(qa: QuestionAnalysis, rows: list[int], after: int) -> list[int]:
-    """ "*When* was X *founded*": the time asked for is the time of the predicate's verb, so
-    a path's last hop that ends on a time explains the verb, however well the verb names
-    another relation by its form (`founded by`, a person). The rows (of `rows`) of the verb:
-    participles after the topic, or else the word after the subject of a do-question ("when
-    did X *open*")."""
-    after_rows = [row for row, r in enumerate(rows) if qa.word_tokens[r] >= after]
-    verbs = [row for row in after_rows if _verb_form(qa.words[qa.word_tokens[rows[row]]])]
-    if after_rows and not verbs and _do_question(qa.words, after):
-        verbs = after_rows[:1]
-    return verbs
-
-
-def _object_verbs(qa: QuestionAnalysis, rows: list[int], topic: EntityMention,
-                  focus_row: int) -> list[int]:  # fmt: skip
-    """ "What *position* does X *play*", "X *plays* in which *position*": where the noun
-    asked about is the verb's object, the verb says nothing of its own — a last hop the noun
-    names explains it too, however well the verb names another relation by its form (`plays
-    for club`). The row (of `rows`) of the verb: the one word after the subject of a
-    do-question that ends the question (no stranded preposition: "which team does X play
-    *for*" asks for what the verb names), or the word right after the subject, followed by
-    "in" / "as" and the wh-word. Only where the noun names a relation by its form."""
-    words, focus = qa.words, qa.word_tokens[rows[focus_row]]
-    if qa.answer.wh != "thing" or qa.lexical[rows[focus_row]].max() <= 0:
-        return []
-    after = [row for row, r in enumerate(rows) if qa.word_tokens[r] >= topic.end]
-    if not after:
-        return []
-    verb = qa.word_tokens[rows[after[0]]]
-    rest = [w for w in words[verb + 1 :] if w]
-    if focus < topic.start and not rest and _do_question(words, topic.start):
-        return after[:1]
-    between = tuple(w for w in words[verb + 1 : focus] if w)
-    if verb == topic.end and focus > verb and between in _OBJECT_LINKS:
-        return after[:1]
-    return []
-
-
-# what may stand between a verb and the noun asked about as its object: "X plays *in which*
-# position", "X works *as what*"
-_OBJECT_LINKS = frozenset((*pre, wh) for pre in ((), ("in",), ("as",)) for wh in ("which", "what"))
-
-
-def focus_has(qa: QuestionAnalysis, row: int, lexical: bool = False) -> np.ndarray:
-    """Per role (+ padding): how well the word names (by meaning, or by word form alone) a
-    relation that most nodes arriving over the role have themselves (`KGIndex.follow`)."""
-    key = ("focus-has", row, lexical)
-    if key not in qa._cache:
-        share = qa.semantics.follow_share
-        names = (qa.role_lex if lexical else qa.role_names)[row]  # (codes + 1)
-        held = share >= HAS_SHARE
-        n = len(names) - 1
-        held[np.arange(n), np.arange(n) ^ 1] = False  # not the relation just walked, back
-        qa._cache[key] = np.where(held, names[None, :], -1.0).max(axis=1)
-    return qa._cache[key]
-
-
-def path_reach(sem: RelationSemantics, anchor: str, paths: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """What each hop of each path reaches: the first from the topic's actual neighbours, the
-    later ones from the nodes the hop before reached (`sem.reach_after`). Returns the distinct
-    vectors and, per (path, hop), the row of its vector (padding: row 0)."""
-    n, k = paths.shape
-    if n == 0 or k == 0:
-        return np.zeros((1, sem.model.dim), np.float32), np.zeros(paths.shape, np.int64)
-    prev = np.full((n, k), -1, np.int64)  # -1: the hop starts at the topic entity
-    prev[:, 1:] = paths[:, :-1]
-    width = 2 * len(sem.rel_ids) + 2
-    keys = np.where(paths >= 0, (prev + 1) * width + paths, -1)
-    unique, inverse = np.unique(keys, return_inverse=True)
-    inverse = inverse.reshape(n, k)
-    vecs = []
-    for key in unique.tolist():
-        if key < 0:
-            vecs.append(np.zeros(sem.model.dim, np.float32))
-            continue
-        before, code = divmod(key, width)
-        vecs.append(sem.reach_from(anchor, code) if before == 0 else
-                    sem.reach_after(before - 1, code))  # fmt: skip
-    return np.stack(vecs), np.where(paths >= 0, inverse, 0)
-
-
-def reached_vector(kg: KnowledgeGraph, anchor: str, hops: list[tuple[str, str]]) -> np.ndarray:
-    """What the last hop of a path from `anchor` reaches (see `path_reach`)."""
-    sem = semantics_for(kg)
-    paths = np.array([role_codes(sem, hops)], dtype=np.int64)
-    vecs, index = path_reach(sem, anchor, paths)
-    return vecs[index[0, len(hops) - 1]]
-
-
-# pronouns that open a relative clause ("the club *that* X plays for"); core.agents.cok splits
-# a question's clauses at them too
-RELATIVE_PRONOUNS = frozenset("that which who whom whose where when".split())
-
-
-def possessive_parts(words: list[str], end: int) -> list[range]:
-    """The token ranges of a possessive chain after a name ending at `end`: "X's *son*'s
-    *partner*'s *nationality* …" — each part runs to the next "'s", a relative pronoun or a
-    function word ("of" excepted: "X's place of birth")."""
-    parts, j, n = [], end, len(words)
-    while j < n and words[j] == "'s":
-        k = j + 1
-        while k < n and words[k] != "'s" and words[k] not in RELATIVE_PRONOUNS and (
-            words[k] not in STOPWORDS or words[k] == "of"
-        ):  # fmt: skip
-            k += 1
-        parts.append(range(j + 1, k))
-        j = k
-    return parts
-
-
-def order_ranks(qa: QuestionAnalysis, topic: EntityMention) -> np.ndarray:
-    """Per token: the order in which its words are walked from the topic entity, read from
-    the question's structure (English grammar, no KB):
-
-    - a possessive chain after the topic comes first, in order: "X's *wife*'s *birthplace*";
-    - then the nouns before the topic, nearest first: "the *birthplace* of the *wife* of X";
-    - words after the topic that are not a possessive: its predicate — the innermost step
-      when the topic sits in a relative clause ("the films *that* X *starred* in"), else the
-      outermost ("where was the wife of X *born*");
-    - the noun the question asks about last."""
-    key = ("ranks", topic.start, topic.end)
-    if key in qa._cache:
-        return qa._cache[key]
-    words, n = qa.words, len(qa.words)
-    rank = np.full(n + 1, 50.0)
-    parts = possessive_parts(words, topic.end)
-    for order, part in enumerate(parts, 1):  # X's A's B (of C): one item per possessive
-        rank[part.start : part.stop] = order
-    order = float(len(parts))
-    chain_end = parts[-1].stop if parts else topic.end
-    relative = any(w in RELATIVE_PRONOUNS for w in words[max(0, topic.start - 2) : topic.start])
-    before = order + 1
-    for k in range(topic.start - 1, -1, -1):
-        if words[k] and words[k] not in STOPWORDS and words[k] != "'s":
-            rank[k] = before
-            before += 1
-    for k in range(chain_end, n):
-        if words[k] and words[k] not in STOPWORDS:
-            rank[k] = 0.5 if relative else before + (k - chain_end) / n
-    if qa.answer.focus is not None:
-        rank[qa.answer.focus] = 100.0
-    qa._cache[key] = rank
-    return rank
-
-
-FOCUS_KIND_GAP = 0.2  # see _focus_names_its_own: how much less the chain's relations reach it
-CHAIN_NEED = 0.5  # a word needing explaining this much makes its part of a chain a hop
-
-
-def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
-    """The fewest hops the question's grammar asks for from the topic entity: each part of a
-    possessive chain after it is a hop of its own ("X's *son*'s *partner*'s *nationality*":
-    three, however alike the words' relations are), and so is each part of an "of" chain that
-    ends at it ("the *children* of the *child* of X"); a predicate ("where was X's wife
-    *born*", "where did X's kids *study*") or, without an "of" chain, a relation noun before
-    the topic that is not the one asked about adds one more. A lower bound only: an "of" or a
-    possessive may part one relation's words ("place of birth", "the *location* of X's
-    *headquarters*": one), and words after a chain may say what the answers are ("X's kids
-    *are girls*", "… *whose job* is nurse"): only a predicate that plainly starts one counts
-    (a participle, "do", the verb of a do-question)."""
-    key = ("chain", topic.start, topic.end)
-    if key in qa._cache:
-        return qa._cache[key]
-    words, n = qa.words, len(qa.words)
-    needy = _needy(qa)
-    content = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities)}
-    parts, predicate, last_part, last_words = 0, set(), n, set()
-    verb = set()  # the verb of a do-question after the chain ("where does X's CEO *work*")
-    j = topic.end
-    for part in possessive_parts(words, topic.end):
-        k = next((k for k in part[1:] if _verb_form(words[k])), part.stop)
-        if k < part.stop:  # "X's mother *born* in": the predicate
-            predicate = set(range(k, n))
-        parts += bool(set(range(part.start, k)) & content)  # a noun phrase: a hop
-        last_part, last_words, j = part.start, set(range(part.start, k)), k
-        if predicate:
-            break
-    if parts and not predicate and j < n and words[j] in _DO_SUPPORT:
-        predicate = set(range(j, n))  # "what does X's husband *do for a living*"
-    if parts and not predicate and j + 1 < n and words[j] in _COPULAS \
-            and _verb_form(words[j + 1]):  # fmt: skip
-        predicate = set(range(j + 1, n))  # "who X's husband *is married to*"
-    if parts and not predicate and _do_question(words, topic.start):
-        end = next((k for k in range(j - 1, last_part, -1) if words[k]), last_part)
-        if end > last_part:
-            predicate = verb = {end}  # "where did X's kids *study*": the verb after the
-            # subject, a hop of its own however weakly it names one ("where does X's CEO *work*")
-        else:  # "who did X's wife have *as kids*": what follows the verb after the subject
-            predicate = set(range(j, n))
-    of_chain = _of_parts(qa, topic, needy)
-    of_parts = len(of_chain)
-    if of_parts and parts and _one_name(qa, (of_chain[0] | last_words) & needy):
-        parts -= 1  # "the *location* of X's *headquarters*": one relation's name, split
-    if not parts and of_parts == 1 and (_predicate_after(qa, topic) & needy
-                                        or _verb_before(qa, of_chain[0]) & content):
-        qa._cache[key] = 2  # "where did *the husband of X* study", "the college where the
-        return 2  # husband of X *studied*", "who *controls* the subsidiaries of X": the noun,
-        # then the predicate's own hop
-    if not parts and of_parts < 2:
-        qa._cache[key] = 0  # a single "the N of X" bounds nothing
-        return 0
-    if of_parts:  # "the *nationality* of X's son's partner": each "of" part is a hop
-        parts += of_parts
-        parts += bool(needy & predicate)
-    elif _focus_names_its_own(qa, needy, last_words | predicate, by_kind=parts > 1):
-        parts += 1  # "what *nationality* is X's son's spouse": the noun asked about is a hop
-    else:  # a predicate, or a noun before the topic other than the one asked about
-        before = set(range(topic.start)) - {qa.answer.focus}
-        # "who is *in* X's league?": what is in it, a hop beyond the league — where the chain
-        # ends the question and the noun asked about does not hold the preposition ("which
-        # *movies in* X's filmography are …", "the oldest entry in X's work *as a writer*")
-        parts += bool(needy & (predicate | before) or verb & content) or (
-            topic.start > 1 and words[topic.start - 1] in _LOCATIVES
-            and topic.start - 2 != qa.answer.focus and not any(words[j:])
-        )  # fmt: skip
-    qa._cache[key] = parts
-    return parts
-
-
-def _role_verbs(qa: QuestionAnalysis, rows: list[int], used) -> list[tuple[int, bool]]:
-    """Rows of verbs right before "as (a) M" where M is a name a plan uses ("employed *as* a
-    banker"), each with whether M is its topic (the first of `used`)."""
-    words, out = qa.words, []
-    starts = {m.start: i == 0 for i, m in enumerate(used)}
-    for row, r in enumerate(rows):
-        t = qa.word_tokens[r]
-        k = t + 2 if t + 1 < len(words) and words[t + 1] == "as" else None
-        if k is not None and k < len(words) and words[k] in _ARTICLES:
-            k += 1
-        if k in starts:
-            out.append((row, starts[k]))
-    return out
-
-
-def _verb_before(qa: QuestionAnalysis, part: set[int]) -> set[int]:
-    """The verb right before an "of" phrase that follows the question word (and the noun
-    asked about): "who *controls* the subsidiaries of X", "which firm *owns* the parent of
-    X"; not a copula or the question's frame ("who *are* the children of X", "*name* the …")."""
-    words = qa.words
-    k = min(part) - 1
-    if k < 1 or words[k + 1] not in _ARTICLES or not words[k].isalpha() \
-            or words[k] in STOPWORDS | _FRAME | PREPOSITIONS:  # fmt: skip
-        return set()  # ("who *among* the children of X …")
-    if words[k - 1] in _WH or (k > 1 and k - 1 == qa.answer.focus and words[k - 2] in _WH):
-        return {k}
-    return set()
-
-
-_LOCATIVES = frozenset("in at from on within across among into up".split())
-
-
-def _focus_names_its_own(qa: QuestionAnalysis, needy: set[int], chain: set[int],
-                         by_kind: bool = False) -> bool:  # fmt: skip
-    """Does the noun asked about name a relation by its form that no word of the chain's
-    last part or predicate names ("what *nationality* is X's son's spouse"; not "which
-    *club* does X's captain *play* for", where both name `plays for club`)? `by_kind` (a
-    chain of two parts or more): or a kind of thing that those words' relations do not
-    reach (one part may name no hop of its own: "which *nation* hosts X's *head office*" is
-    X's country, "which *illness* ended X's *life*" X's cause of death)."""
-    focus = qa.answer.focus
-    if focus is None or focus not in needy or qa.lexical is None:
-        return False
-    rows = {t: r for r, t in enumerate(qa.word_tokens)}
-    own = qa.lexical[rows[focus]]
-    if own.max() >= 1.0:
-        named = int(np.argmax(own))
-        return not any(qa.lexical[rows[t], named] > 0 for t in chain & needy if t in rows)
-    chain_rows = [rows[t] for t in chain & needy if t in rows]
-    if not by_kind or not chain_rows or qa.reach is None:
-        return False
-    # "which *faith* does X's dad's wife follow": a kind of thing that what the chain's words
-    # name does not reach (a spouse is no faith), where another relation's do
-    reach = qa.reach[rows[focus]]
-    named = [int(np.argmax(qa.scores[r])) for r in chain_rows]
-    near = max(max(reach[2 * r], reach[2 * r + 1]) for r in named)
-    return float(reach.max() - near) >= FOCUS_KIND_GAP
-
-
-def _needy(qa: QuestionAnalysis) -> set[int]:
-    """Tokens of relation words that need explaining enough to be a chain's part."""
-    needy = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities) if qa.need[r] > CHAIN_NEED}
-    for c in qa.comparisons:  # "*released* before 1950": a filter's words, not a hop
-        needy -= set(range(c.start - 2, c.end))
-    return needy
-
-
-def chain_tokens(qa: QuestionAnalysis, topic: EntityMention) -> set[int]:
-    """The tokens of the parts of a possessive chain after the topic and of an "of" chain
-    ending at it ("the *siblings* of X's *brother*"): each part is a hop of its own."""
-    key = ("chain-tokens", topic.start, topic.end)
-    if key not in qa._cache:
-        tokens = {i for part in possessive_parts(qa.words, topic.end) for i in part}
-        qa._cache[key] = tokens.union(*_of_parts(qa, topic, _needy(qa)))
-    return qa._cache[key]
-
-
-def _predicate_after(qa: QuestionAnalysis, topic: EntityMention) -> set[int]:
-    """The verb that ends the question right after a subject "the N of X" (auxiliaries
-    aside): a participle or past tense ("the college where the husband of X *studied*", "the
-    city where the founder of X was *born*"), or the verb of a do-question ("where did the
-    husband of X *study*"). Empty when anything else follows (an object, a preposition's
-    noun: "… studied *law*")."""
-    words = qa.words
-    rest = [k for k in range(topic.end, len(words)) if words[k] and words[k] not in _AUXILIARIES]
-    if not rest or rest[-1] != rest[0]:
-        return set()
-    k = rest[0]
-    if _verb_form(words[k]) or _do_question(words, topic.start):
-        return {k}
-    return set()
-
-
-def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> list[set[int]]:
-    """The parts of an "of" chain that ends at the topic ("the *children* of the *child* of
-    X"), nearest the topic first; an "of" inside a relation's own name ("place of birth")
-    joins one part. A part is nouns: a verb ("died of"), another name or no relation word
-    ends the chain."""
-    words, sem = qa.words, qa.semantics
-    # the tokens of relation names written out whole
-    inside = {i for _, span in whole_names(words, sem, topic.start) for i in span}
-    names = {i for m in qa.entities if m is not topic for i in range(m.start, m.end)}
-    parts: list[set[int]] = []
-    k = topic.start - 1
-    while k >= 0 and words[k] == "of" and k not in inside:
-        j = k - 1
-        while j >= 0 and (words[j] != "of" or j in inside) and (
-            words[j] not in STOPWORDS or words[j] in _ARTICLES or words[j] == "of"
-        ):  # fmt: skip
-            j -= 1
-        # a noun phrase starts at its article: "who *taught* [the children] of X" (the verb
-        # before it is the predicate, see `_verb_before`)
-        start = next((a for a in range(j + 2, k) if words[a] in _ARTICLES), j + 1)
-        part = set(range(start, k))
-        if part & names or any(_verb_form(words[i]) for i in part):
-            break
-        if not part & needy:
-            # "the *alma mater* of the CEO of X": words the KB's names do not meet may still
-            # be a part — the chain's outermost, a noun phrase of plain nouns after an article
-            if parts and (j < 0 or words[j] != "of") and _plain_noun_phrase(words, part):
-                parts.append(part)
-            break
-        if parts and _one_name(qa, (parts[-1] | part) & needy):
-            parts[-1] |= part  # "the *location* of the *headquarters* of X": one name
-        else:
-            parts.append(part)
-        k = j
-    return parts
-
-
-def _plain_noun_phrase(words: list[str], part: set[int]) -> bool:
-    """An article, then content nouns only ("the *alma mater*"; not "the *rest*", "the
-    *kind*", "the *number*", "the *name*")."""
-    tokens = sorted(part)
-    nouns = [words[i] for i in tokens if words[i] not in _ARTICLES]
-    return (bool(nouns) and words[tokens[0]] in _ARTICLES
-            and all(w.isalpha() and w not in STOPWORDS and w not in _FRAME
-                    and w not in _PARTITIVES and w not in CATEGORY_NOUNS
-                    and w not in QUANTITY_NOUNS for w in nouns))  # fmt: skip
-
-
-def _one_name(qa: QuestionAnalysis, tokens: set[int]) -> bool:
-    """Are these words (in any form) all words of one relation name of several
-    ("headquarters location", "*members* of X's *board*")?"""
-    wanted = [set(word_forms(qa.words[i])) | {qa.words[i]} for i in tokens]
-    return len(wanted) > 1 and any(
-        all(forms & set(phrase) for forms in wanted)
-        for entries in qa.semantics.phrases.values() for _, phrase in entries
-    )  # fmt: skip
-
-
-def explain(qa: QuestionAnalysis, hops: list[tuple[str, str]], used=(), extra_rels=(),
-            anchor: str | None = None, first_implied: bool = False,
-            kind: np.ndarray | None = None) -> Explanation:  # fmt: skip
-    """`explain_paths` for one path given as (relation, direction) hops (memoised: the
-    planner leaves the explanations of the plans it scored, which the judge then reads)."""
-    key = explain_key(anchor, hops, extra_rels, used)
-    cached = qa._cache.get(key)
-    if cached is not None:
-        fits, i = cached
-        return fits.explanation(i)
-    sem = qa.semantics
-    paths = np.array([role_codes(sem, hops)], dtype=np.int64).reshape(1, -1)
-    extra = [sem.code[r] for r in extra_rels if r in sem.code]
-    extra_arr = np.array([extra], dtype=np.int64) if extra else None
-    fits = explain_paths(qa, paths, used, extra_arr, anchor, first_implied, kind)
-    qa._cache[key] = (fits, 0)
-    return fits.explanation(0)
-
-
-def explain_key(anchor, hops, extra_rels, used) -> tuple:
-    return ("explain", anchor, tuple(hops), tuple(extra_rels), *((u.start, u.end) for u in used))
-
-
-def anchor_kind(qa: QuestionAnalysis, kg: KnowledgeGraph, node: str,
-                mention: EntityMention | None = None) -> np.ndarray:  # fmt: skip
-    """Per relation word: how much it sounds like the kind of thing the topic entity is —
-    what the other nodes in the topic's roles are ("the *film* X": X is one of the subjects
-    of `starred actors`, which are films). Only the words in one noun phrase with the
-    topic's mention can say so — right before it (an apposition: "the *film* X", "the *city*
-    of X") or right after it ("the X *national team*"); -inf for the others."""
-    key = ("anchor-kind", node, mention and mention.start)
-    if key not in qa._cache:
-        roles = kg.index.roles.get(node, ())
-        out = np.full(len(qa.word_tokens), -np.inf, np.float32)
-        if roles and qa.reach is not None and len(qa.reach):
-            kind = qa.reach[:, [c ^ 1 for c in roles]].max(axis=1)
-            # ... or, in a noun phrase with the name, names by its form a relation the topic
-            # is an object of and never a subject of, as its head noun or its whole name
-            # ("the city of X": X is a birth *city* and has none; "the X *national team*";
-            # not "the parent of X", who has parents)
-            if mention is not None:
-                sem = qa.semantics
-                objects = {c >> 1 for c in roles if c % 2 and c ^ 1 not in roles}
-                whole = {(r, i) for r, span in whole_names(qa.words, sem) for i in span}
-                for row, t in enumerate(qa.word_tokens):
-                    if not _apposed(qa.words, mention, t):
-                        continue
-                    if t == mention.start - 1 and qa.lexical[row].max() <= 0:
-                        # "the *film* Polyester", a noun naming no relation by its form: it
-                        # says what X is, however well its meaning also matches a relation
-                        # or its documentation ("the film's director")
-                        kind[row] = max(kind[row], qa.best[row])
-                    forms = word_forms(qa.words[t])
-                    for r in objects:
-                        lex = qa.lexical[row, r]
-                        if lex > 0 and (forms & sem.head_forms[r] or (r, t) in whole):
-                            kind[row] = max(kind[row], lex)
-            near = [
-                mention is None or mention.start - APPOSITION <= t < mention.start
-                or _compound_after(qa.words, mention, t)
-                or _possessed_modifier(qa.words, mention, t)
-                for t in qa.word_tokens
-            ]
-            out = np.where(near, kind, -np.inf).astype(np.float32)
-        qa._cache[key] = out
-    return qa._cache[key].copy()
-
-
-APPOSITION = 2  # "the film X", "club X": the words this close before a name say what it is
-
-
-def _apposed(words: list[str], mention: EntityMention, t: int) -> bool:
-    """Is token t a noun in one noun phrase with the name: "the *club* X", "the *city* of X",
-    "the X *national team*" (not "*employs* X", "*headquarters* in X")?"""
-    at = mention.start
-    if mention.end < len(words) and words[mention.end] == "'s":
-        # "the captain of *X's club*": the phrase is X's club, not X — but for the modifier
-        # of a compound X owns ("X's *club* captain": X is the club)
-        return _possessed_modifier(words, mention, t)
-    if t == at - 1:
-        return at >= 2 and words[at - 2] in _ARTICLES
-    if t == at - 2 and words[at - 1] == "of":
-        return at >= 3 and words[at - 3] in _ARTICLES
-    return _compound_after(words, mention, t)
-
-
-def _possessed_modifier(words: list[str], mention: EntityMention, t: int) -> bool:
-    """Is token t the first noun of a compound right after the name's possessive ("X's
-    *club* captain", "X's *club* crest"; not "X's *wife* born …")? It may say what X is, as
-    "the *club* X" does."""
-    def noun(k: int) -> bool:
-        return k < len(words) and words[k].isalpha() and words[k] not in STOPWORDS \
-            and words[k] not in _WH
-
-    return (mention.end < len(words) and words[mention.end] == "'s" and t == mention.end + 1
-            and noun(t) and noun(t + 1) and not _verb_form(words[t + 1]))  # fmt: skip
-
-
-def _compound_after(words: list[str], mention: EntityMention, t: int) -> bool:
-    """Is token t a noun right after the name, in the noun phrase the name opens ("the
-    France *national team*", "the Sweden *squad* is …")? Only after an article: "X's
-    films" or "Tom Hanks films" without one ask about X's things, not about X."""
-    if not (mention.end <= t < mention.end + APPOSITION) or mention.start == 0:
-        return False
-    if words[mention.start - 1] != "the":
-        return False
-    return all(w.isalpha() and w not in STOPWORDS and w not in _WH
-               for w in words[mention.end : t + 1])
-
-
-def rule_type_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, code: int) -> float:
-    """The answer type by English rules over relation labels alone, in [-1, 1]: who → the
-    agent of an agentive relation ("directed by", "actors": the person is the object); when
-    → a year; a noun that names a relation by its form → a role whose nodes that noun names
-    (core.kg.semantics kind words: "which *club*" → clubs, which have a "club country", not
-    the countries `club country` reaches)."""
-    sem = semantics_for(kg)
-    rel, forward = sem.rel_ids[code >> 1], code % 2 == 0
-    info = kg.relation(rel)
-    if qa.answer.wh == "person":
-        if info.agentive:
-            return 1.0 if forward else -1.0
-        return 0.0 if info.object_kind == "entity" else -1.0
-    if qa.answer.wh == "time":
-        return 1.0 if forward and info.object_kind == "year" else -1.0
-    row = qa.focus_row
-    if row is not None and qa.role_lex[row, :-1].max() > 0:
-        return 1.0 if sem.kind_forms[code] & _focus_head(qa, sem) else -1.0
-    return 0.0
-
-
-def _focus_head(qa: QuestionAnalysis, sem) -> frozenset[str]:
-    """The word forms of the noun asked about, read to the end of its compound when the
-    next words are words of the KB's relation names ("the *release year* of X" asks for a
-    year, not a release): the last word is the head."""
-    if "focus-head" not in qa._cache:
-        i = qa.answer.focus
-        while i + 1 < len(qa.words) and word_forms(qa.words[i + 1]) & sem.label_forms:
-            i += 1
-        qa._cache["focus-head"] = word_forms(qa.words[i])
-    return qa._cache["focus-head"]
-
-
-def nearest_relation(qa: QuestionAnalysis, used=()) -> int | None:
-    """The relation named by form nearest the noun asked about, or the question word (the
-    last hop, in English questions; `_asked_head`), as a relation index."""
-    anchor = _asked_head(qa)
-    rows = [r for r in qa.word_rows(*used) if qa.lexical[r].max() > 0]
-    if anchor is None or not rows:
-        return None
-    row = min(rows, key=lambda r: (abs(qa.word_tokens[r] - anchor), -qa.lexical[r].max()))
-    return int(np.argmax(qa.lexical[row]))
-
-
-def _asked_head(qa: QuestionAnalysis) -> int | None:
-    """The token the last hop is named nearest: the noun asked about, or after "who is" /
-    "what are" the head of the predicate — "who are X's spouse's *parents*" (a possessive
-    chain's last part), "who are the *parents* of X's son"."""
-    focus = qa.answer.focus
-    if focus is None or qa.words[focus] not in _WH or focus + 2 >= len(qa.words) \
-            or qa.words[focus + 1] not in _COPULAS:  # fmt: skip
-        return focus
-    start = focus + 2
-    names = {i - start for m in qa.entities if m.named for i in range(m.start, m.end)
-             if i >= start}  # fmt: skip
-    head = _head_noun(qa.words[start:], names)
-    return focus if head is None else start + head
-
-
-def implies_first_hop(kg: KnowledgeGraph, node: str) -> bool:
-    """Does the node take part in one relation only (a value such as a profession or a
-    genre), so that starting from it says which relation is meant?"""
-    return len(kg.index.roles.get(node, ())) == 1
-
-
-def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str],
-                        used=()) -> dict[str, int]:  # fmt: skip
-    """Candidates whose own categorical attributes the question's words describe: "who is
-    X's *father*" prefers the parent whose gender reads "male", "which *defenders* …" the
-    players whose position is defender. Per categorical relation of the KB (few distinct
-    values, core.kg.semantics), the value the relation words are most alike wins when it
-    stands out from the others; each candidate scores the number of such wins it holds."""
-    sem = semantics_for(kg)
-    rows = qa.word_rows(*used)
-    if len(candidates) < 2 or not rows or not sem.categorical:
-        return {}
-    vectors = qa.vectors[rows]
-    said = _answer_pronoun(qa.words)
-    if said:  # "X's pa, who is *he*": the answer's own pronoun says what a noun would
-        vectors = np.vstack([vectors, sem.model.embed_words([said])])
-    out: dict[str, int] = {}
-    for rel in sem.categorical:
-        values = {n: kg.edges(n, rel, "out", limit=3) for n in candidates[:AGREE_SAMPLE]}
-        distinct = sorted({v for vs in values.values() for v in vs})
-        if len(distinct) < 2:
-            continue
-        sims = vectors @ sem.model.embed_many([kg.label(v) for v in distinct]).T
-        best = sims.max(axis=0)  # per value: the best word
-        order = np.argsort(-best)
-        if best[order[0]] < AGREE_MIN or best[order[0]] - best[order[1]] < AGREE_MARGIN:
-            continue
-        winner = distinct[int(order[0])]
-        for n, vs in values.items():
-            if winner in vs:
-                out[n] = out.get(n, 0) + 1
-    return out
-
-
-def _answer_pronoun(words: list[str]) -> str | None:
-    """The noun a pronoun standing for the answer implies: "who is *she*" → "woman"."""
-    for i, w in enumerate(words[:-2]):
-        if w in ("who", "whom") and words[i + 1] in _AUXILIARIES:
-            return _PRONOUN_NOUNS.get(words[i + 2])
-    return None
-
-
-_PRONOUN_NOUNS = {"she": "woman", "her": "woman", "he": "man", "him": "man"}
-AGREE_SAMPLE = 60
-AGREE_MIN = 0.2
-AGREE_MARGIN = 0.08
-AGREE_HOP = 0.05  # see `hop_kind`: how much more a word reads as one kind than the others
-
-
-def hop_kind(kg: KnowledgeGraph, word: str, hop: tuple[str, str]) -> tuple[str, str] | None:
-    """The (categorical relation, value) a hop's word says the nodes it reaches have, where it
-    says one: "X's *mother*'s birthplace" walks `parent`, and "mother" reads as a *female*
-    parent more than the relation's own name does. Per categorical relation that most nodes
-    reached over the hop have (core.kg.semantics: few distinct values), each value v scores
-    how much more the word is like "v <relation>" than the relation's name is — the name's
-    own lean (an encoder's bias toward one value) cancels out; the best value must lead the
-    next by AGREE_HOP with the contextual encoder and with the static vectors alike (either
-    alone reads slang by accident: "bro" as a Taoist). None when no value stands out."""
-    sem = semantics_for(kg)
-    rel, direction = hop
-    name = kg.label(rel) if direction == "out" else (
-        kg.label(sem.inverse[rel]) if rel in sem.inverse else None)  # fmt: skip
-    if name is None or not sem.categorical or normalize(word) == normalize(name):
-        return None
-    code = role_codes(sem, [hop])[0]
-    model = sentence_model()
-    for cat in sem.categorical:
-        cat_code = 2 * sem.code[cat]
-        if sem.follow_share[code, cat_code] < HAS_SHARE:
-            continue
-        values = sorted(kg.index.reach.get(cat_code, ()))
-        if not 2 <= len(values) <= 12:
-            continue
-        vecs = model.encode([word, name, *(f"{kg.label(v)} {name}" for v in values)])
-        lean = vecs[2:] @ vecs[0] - vecs[2:] @ vecs[1]  # (values,)
-        # ... and by the static vectors: the value's label against the word and the name
-        labels = np.stack([sem.model.embed(normalize(kg.label(v))) for v in values])
-        static = labels @ sem.model.embed(normalize(word)) - labels @ sem.model.embed(
-            normalize(name))  # fmt: skip
-        order, by_static = np.argsort(-lean), np.argsort(-static)
-        if order[0] == by_static[0] and lean[order[0]] - lean[order[1]] >= AGREE_HOP \
-                and static[order[0]] - static[by_static[1]] >= AGREE_HOP:  # fmt: skip
-            return cat, values[int(order[0])]
-    return None
-
-
-# -- answer typing ----------------------------------------------------------------------------
-def concept_vector(kg: KnowledgeGraph, concept: str) -> np.ndarray:
-    sem = semantics_for(kg)
-    key = ("concept", concept)
-    cache = kg.__dict__.setdefault("_concepts", {})
-    if key not in cache:
-        text = {"person": _PERSON_WORDS, "place": _PLACE_WORDS}.get(concept, concept)
-        cache[key] = sem.model.embed(text)
-    return cache[key]
-
-
-def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction: str,
-               trusted_only: bool = False, reached: np.ndarray | None = None
-               ) -> float:  # fmt: skip
-    """How well arriving over (relation, direction) gives the kind of answer asked for, in
-    [-1, 1]; 0 when the question does not say. Literal kinds decide time and number; for
-    persons, places, choices and type nouns, what the role reaches is compared by meaning
-    with the best any role of the KB reaches. `trusted_only` (the judge): a type noun counts
-    against a relation only when it names another relation ("which *director*"); by what
-    roles reach it only counts for (names of films or companies say little of their kind).
-    `reached`: the vector of what this hop reaches where the path is (`path_reach`)."""
-    sem = semantics_for(kg)
-    code = role_codes(sem, [(rel_id, direction)])[0]
-    kind = sem.kinds[sem.code[rel_id]] if direction == "out" else "entity"
-    wh = qa.answer.wh
-    if wh == "time":
-        return 1.0 if kind == "year" else -1.0
-    if wh == "number":
-        return 1.0 if kind in ("number", "year") else -1.0
-    if kind in ("year", "number") and wh in ("person", "place"):
-        return -1.0
-    if wh in ("person", "place"):
-        return _relative_reach(sem, concept_vector(kg, wh), code, reached)
-    if wh == "choice":
-        vec = sem.model.embed(" ".join(qa.answer.choices))
-        return _relative_reach(sem, vec, code, reached)
-    if wh == "thing" and _asks_for_a_category(qa):
-        # "what *sort of* movie is X": a category X has — one of few values many share (a
-        # genre, a profession), reached forwards
-        return 1.0 if direction == "out" and sem.shared_values[sem.code[rel_id]] else -1.0
-    if wh == "thing" and qa.answer.focus is not None:
-        row = qa.focus_row
-        if row is not None and qa.role_names[row, code] >= NAMES_RELATION \
-                and _names_arrival(qa, sem, code):
-            return 1.0  # the noun names the relation that reaches the answer ("which league")
-        word = qa.words[qa.answer.focus]  # read with its singular, which names the kind
-        vec = sem.model.embed_words([word, singular(word)]).sum(axis=0)
-        vec /= max(norm(vec), 1e-9)
-        fit = _relative_reach(sem, vec, code, reached)
-        if not trusted_only:
-            return fit
-        if row is not None and qa.role_names[row, :-1].max() >= NAMES_RELATION:
-            return -1.0  # it names another relation ("which director" answered by a genre)
-        return max(0.0, fit)
-    return 0.0
-
-
-NAMES_RELATION = 0.6  # a type noun matching a relation this well names it ("director")
 # English nouns for a category of something: "what *sort* of film", "what *kind* of work"
 CATEGORY_NOUNS = frozenset("sort sorts kind kinds type types category categories".split())
-
-
-def typed_by_rule(qa: QuestionAnalysis) -> bool:
-    """Does a fixed rule decide the kind of answer (a time, a number, a category: `answer_fit`
-    gives 1 or -1), not how near a noun's meaning is to what roles reach? Only such a verdict
-    may send the loop past a complete plan on its own."""
-    return qa.answer.wh in ("time", "number") or (
-        qa.answer.wh == "thing" and _asks_for_a_category(qa))
-
-
-def _asks_for_a_category(qa: QuestionAnalysis) -> bool:
-    """Is the noun asked about a word for a category, followed by "of" ("what *kind* of
-    company is X") or by the verb that says whose ("what *types* are the films X wrote")?"""
-    i = qa.answer.focus
-    return (i is not None and qa.words[i] in CATEGORY_NOUNS and i + 1 < len(qa.words)
-            and (qa.words[i + 1] == "of" or qa.words[i + 1] in _COPULAS))  # fmt: skip
-
-
-def _names_arrival(qa: QuestionAnalysis, sem: RelationSemantics, code: int) -> bool:
-    """Does the noun asked about name what the role arrives at, not only its relation? "which
-    *clubs* play in L" names `plays for club`, but walked backwards that relation arrives at
-    players. Where the KB's labels name the noun's kind for some role (core.kg.semantics
-    `kind_heads`), only those roles arrive at it; where they name it for none, the relation's
-    name is all there is to go by."""
-    forms = word_forms(qa.words[qa.answer.focus])
-    if sem.kind_heads[code] & forms:
-        return True
-    return not any(heads & forms for heads in sem.kind_heads)
-
-
-def _relative_reach(sem: RelationSemantics, vec: np.ndarray, code: int,
-                    reached: np.ndarray | None = None) -> float:  # fmt: skip
-    """cos(what the role reaches, vec) against the best and the mean over all roles,
-    mapped to [-1, 1]: 1 for the role that fits best, about 0 for an average one."""
-    top, mean = _reach_scale(sem, vec)
-    if top - mean < 1e-6:
-        return 0.0
-    value = float(reached @ vec) if reached is not None else float(sem.reach_vecs[code] @ vec)
-    return max(-1.0, min(1.0, (value - mean) / (top - mean) * 2 - 1))
-
-
-def _reach_scale(sem: RelationSemantics, vec: np.ndarray) -> tuple[float, float]:
-    """(best, mean) cosine of a vector with what the KB's roles reach (memoised per vector)."""
-    key = vec.tobytes()
-    scale = sem.scales.get(key)
-    if scale is None:
-        sims = sem.reach_vecs @ vec
-        scale = (float(sims.max()), float(sims.mean())) if len(sims) else (0.0, 0.0)
-        if len(sem.scales) > 1024:
-            sem.scales.clear()
-        sem.scales[key] = scale
-    return scale

@@ -6,21 +6,16 @@ an LLM judge plugs in through the same `score` method.
 
 from __future__ import annotations
 
-from core.analysis import (
-    analyse,
-    anchor_kind,
-    answer_fit,
-    explain,
-    implies_first_hop,
-    reached_vector,
-)
+from core.analysis import analyse
+from core.answer_types import answer_fit, implies_first_hop
 from core.kg.store import KnowledgeGraph
 from core.loop import Judgement, State
+from core.path_fit import anchor_kind, explain, reached_vector
 from core.trace import Step, Triple
 
 
 class RuleJudge:
-    """reward = how much of the question the path explains (core.analysis.explain: each
+    """reward = how much of the question the path explains (core.path_fit.explain: each
     relation word weighted by how much it needs explaining), halved when the candidates are
     not the kind of answer asked for, and halved again for every hop the question does not
     explain, every relation phrase no hop of its own explains ("X's mother's father" over one

@@ -67,7 +67,7 @@ class Reading:
     side_relations: list[str] = field(default_factory=list)  # constraints and filters applied
     pending: int = 0  # plan parts (constraints, filters) not applied yet
     exclude_topic: bool = False  # the topic entity is not an answer ("other films …")
-    # how much of the question the best plan on this KB explains (core.analysis.explain):
+    # how much of the question the best plan on this KB explains (core.path_fit.explain):
     # words no relation of the KB can explain are not held against a path (0: unknown)
     ceiling: float = 0.0
 

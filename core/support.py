@@ -91,8 +91,10 @@ def assess(trace: Trace, kg: KnowledgeGraph | None) -> Support:
 def type_fit(trace: Trace, kg: KnowledgeGraph, evidence: list[Triple]) -> bool | None:
     """Does arriving over the evidence's last hop give the kind of answer asked for?
     None when the question does not say (or the path cannot be read from a topic)."""
-    from core.analysis import analyse, answer_fit, reached_vector
+    from core.analysis import analyse
+    from core.answer_types import answer_fit
     from core.judges import TYPE_MISMATCH, chain_hops
+    from core.path_fit import reached_vector
 
     topics = {i for link in trace.linked for i in link.get("ids", ())}
     hops, _ = chain_hops(evidence, topics)

@@ -93,7 +93,7 @@ class Step:
     refreshed: bool = True  # Algorithm 3: did the agent's buffer snapshot refresh here?
     truncated: bool = False  # retrieval hit a size cap
     passages: list[Passage] = field(default_factory=list)  # text this step retrieved
-    # the judge's answer typing of this step's candidates in [-1, 1] (core.analysis.answer_fit;
+    # the judge's answer typing of this step's candidates in [-1, 1] (core.answer_types.answer_fit;
     # 0: the question does not say; None: the judge does not type answers)
     answer_fit: float | None = None
 

@@ -13,24 +13,15 @@ from pathlib import Path
 import pytest
 
 from core.agents.planner import Planner
-from core.analysis import (
-    analyse,
-    anchor_kind,
-    answer_fit,
-    chain_length,
-    explain,
-    hop_kind,
-    lexicon_for,
-    nearest_relation,
-    rule_type_fit,
-    undislocate,
-    unfold_in_laws,
-)
+from core.analysis import analyse, lexicon_for, undislocate, unfold_in_laws
+from core.answer_types import answer_fit, hop_kind, nearest_relation, rule_type_fit
+from core.chain import chain_length
 from core.constraints import find_comparisons
 from core.engine import Engine
 from core.kg.semantics import label_parts, semantics_for
 from core.kg.source import KGSource
 from core.loop import State
+from core.path_fit import anchor_kind, explain
 from core.trace import Action
 from core.workspace import Workspace
 
@@ -955,7 +946,7 @@ def test_a_category_noun_before_a_copula_asks_for_a_category(tmp_path: Path) -> 
     few values many share: a genre), as "what *types of* film" does — not for the films (on
     the bare MetaQA KB: 3-hop 0.928 -> 0.951; a KB this small still answers films, as it does
     for "what kinds of film", the answer type being one signal among many)."""
-    from core.analysis import _asks_for_a_category
+    from core.answer_types import _asks_for_a_category
 
     directors, genres = ["Ida Moss", "Otto Berg", "Max Roy", "Lea Kim"], ["drama", "western"]
     rows = [
@@ -1624,7 +1615,7 @@ def test_each_part_of_a_possessive_chain_keeps_its_own_word(tmp_path: Path) -> N
     about names a relation no part of the chain names, so it is a hop of its own
     (`chain_length`), and "spouse" — which reaches X's children a little better than "son"
     names `child` — does not take the first hop's word as well as its own, so the son is
-    read as a *male* child (core.analysis.hop_kind)."""
+    read as a *male* child (core.answer_types.hop_kind)."""
     engine = _dev_kb(tmp_path, "family", "kb.tsv")
     kg = engine.kg("family")
     rel = {kg.label(r): r for r in semantics_for(kg).rel_ids}

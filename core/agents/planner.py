@@ -5,7 +5,7 @@ topic entities ("which players of club Y play as goalkeeper") and optional filte
 values ("released before 2005", "the latest"). Plans are enumerated over the KB's real
 relations (the anchor's own roles, then the relations that co-occur on the nodes each hop
 reaches) and scored by a weighted sum of explainable features — how much of the question the
-path explains (core.analysis.explain), the answer type, word order, shape, linking — whose
+path explains (core.path_fit.explain), the answer type, word order, shape, linking — whose
 weights were fitted on the dev sets (`planner_weights.json`, `scripts/fit_planner.py`). The
 trace shows the features of the chosen plan and its rivals.
 """
@@ -20,27 +20,20 @@ from pathlib import Path
 import numpy as np
 
 from core.agents.plan_ranker import PlanRanker
-from core.analysis import (
+from core.analysis import TAU_SOFT, EntityMention, QuestionAnalysis, role_codes, said_senses
+from core.answer_types import answer_fit, implies_first_hop, nearest_relation, rule_type_fit
+from core.constraints import Comparison
+from core.kg.semantics import semantics_for
+from core.kg.store import KnowledgeGraph
+from core.path_fit import (
     LITERAL_ANSWERS,
-    TAU_SOFT,
-    EntityMention,
-    QuestionAnalysis,
     anchor_kind,
-    answer_fit,
     arrival_kinds,
     clear_choice,
     explain_key,
     explain_paths,
-    implies_first_hop,
-    nearest_relation,
     path_reach,
-    role_codes,
-    rule_type_fit,
-    said_senses,
 )
-from core.constraints import Comparison
-from core.kg.semantics import semantics_for
-from core.kg.store import KnowledgeGraph
 from core.text import MARKED_MODIFIERS, is_plural, word_senses
 from core.textmodel import sentence_model
 
@@ -56,7 +49,7 @@ MAX_REREAD = 2  # constraints read by their next relation too (see Planner._cons
 MARK_REACH = 4  # tokens between a marked modifier ("former") and the name it belongs to
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
 NAMED_AT = 0.45  # a relation some question word matches this well counts as named (or
-# weakly: core.analysis.clear_choice)
+# weakly: core.path_fit.clear_choice)
 FOCUS_SAMPLE = 20  # answers of a constraint on the noun asked about read for their roles
 BOUND_KINDS = ("place",)  # answer kinds the cheap bound of `_promising` reads besides literals
 MAX_SHARED = 2  # values shared with the topic tried as constraints (Planner._shared_values)
@@ -589,7 +582,7 @@ class Planner:
         reach = path_reach(self.sem, anchor, paths)
         fits = explain_paths(qa, paths, used, extra, anchor, implied,
                              anchor_kind(qa, self.kg, anchor, plans[0].mention), reach)  # fmt: skip
-        for i, p in enumerate(plans):  # the judge reads these (core.analysis.explain)
+        for i, p in enumerate(plans):  # the judge reads these (core.path_fit.explain)
             side = [r for _, r, _ in p.constraints] + [f.relation for f in p.filters]
             qa._cache.setdefault(explain_key(anchor, p.hops, side, used), (fits, i))
         hops = (paths >= 0).sum(axis=1)

@@ -15,20 +15,13 @@ import numpy as np
 
 from core.agents.plan_ranker import PlanRanker
 from core.agents.planner import Filter, Plan, Planner, coverage_ceiling, floored, rule_prior
-from core.analysis import (
-    HOP_EXPLAINED,
-    QuestionAnalysis,
-    analyse,
-    attribute_agreement,
-    explain,
-    hop_kind,
-    role_codes,
-    typed_by_rule,
-)
+from core.analysis import HOP_EXPLAINED, QuestionAnalysis, analyse, role_codes
+from core.answer_types import attribute_agreement, hop_kind, typed_by_rule
 from core.judges import TYPE_MISMATCH
 from core.kg.source import path_sparql
 from core.kg.store import KnowledgeGraph
 from core.loop import Reading, State
+from core.path_fit import explain
 from core.trace import Action, Answer, Step
 from core.wkm.actions import STOP, path_keys
 from core.wkm.guide import Guide, with_stop
@@ -469,7 +462,7 @@ class RuleAgent:
 
     def _kind_of_hop(self, plan: Plan, hop_i: int) -> tuple[str, str] | None:
         """What the word of hop `hop_i` (0-based) says the nodes it reaches are ("X's
-        *mother*'s birthplace": a female parent, core.analysis.hop_kind); remembered on the
+        *mother*'s birthplace": a female parent, core.answer_types.hop_kind); remembered on the
         plan, so the whole-path query says it too."""
         known = next(((r, v) for h, r, v in plan.kinds if h == hop_i + 1), None)
         if known is not None:

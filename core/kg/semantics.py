@@ -76,7 +76,7 @@ class RelationSemantics:
         self.label_vecs = self.model.embed_many([kg.label(r) for r in self.rel_ids])
         self.reach_vecs = self._reach_vectors()
         self._after: dict[tuple[int, int], np.ndarray] = {}
-        self.scales: dict[bytes, tuple[float, float]] = {}  # see core.analysis._reach_scale
+        self.scales: dict[bytes, tuple[float, float]] = {}  # see core.answer_types._reach_scale
         self._from: dict[tuple[str, int], np.ndarray] = {}
         self._values: tuple[list[str], np.ndarray] | None = None
         self.kinds = [kg.relation(r).object_kind for r in self.rel_ids]

@@ -1,0 +1,288 @@
+"""Answer typing: does what a relation path arrives at fit the kind of answer the question asks
+for (a person, a place, a time, a number, a category, the noun asked about)? By English rules
+over relation labels (`rule_type_fit`), by the text model over what a relation reaches
+(`answer_fit`), and a hop's kind word ("X's *mother*": a female parent, `hop_kind`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.analysis import (
+    AUXILIARIES,
+    CATEGORY_NOUNS,
+    COPULAS,
+    HAS_SHARE,
+    PERSON_WORDS,
+    PLACE_WORDS,
+    WH_WORDS,
+    QuestionAnalysis,
+    head_noun,
+    role_codes,
+)
+from core.kg.semantics import RelationSemantics, semantics_for
+from core.kg.store import KnowledgeGraph
+from core.text import normalize, singular, word_forms
+from core.textmodel import norm, sentence_model
+
+
+def rule_type_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, code: int) -> float:
+    """The answer type by English rules over relation labels alone, in [-1, 1]: who → the
+    agent of an agentive relation ("directed by", "actors": the person is the object); when
+    → a year; a noun that names a relation by its form → a role whose nodes that noun names
+    (core.kg.semantics kind words: "which *club*" → clubs, which have a "club country", not
+    the countries `club country` reaches)."""
+    sem = semantics_for(kg)
+    rel, forward = sem.rel_ids[code >> 1], code % 2 == 0
+    info = kg.relation(rel)
+    if qa.answer.wh == "person":
+        if info.agentive:
+            return 1.0 if forward else -1.0
+        return 0.0 if info.object_kind == "entity" else -1.0
+    if qa.answer.wh == "time":
+        return 1.0 if forward and info.object_kind == "year" else -1.0
+    row = qa.focus_row
+    if row is not None and qa.role_lex[row, :-1].max() > 0:
+        return 1.0 if sem.kind_forms[code] & _focus_head(qa, sem) else -1.0
+    return 0.0
+
+
+def _focus_head(qa: QuestionAnalysis, sem) -> frozenset[str]:
+    """The word forms of the noun asked about, read to the end of its compound when the
+    next words are words of the KB's relation names ("the *release year* of X" asks for a
+    year, not a release): the last word is the head."""
+    if "focus-head" not in qa._cache:
+        i = qa.answer.focus
+        while i + 1 < len(qa.words) and word_forms(qa.words[i + 1]) & sem.label_forms:
+            i += 1
+        qa._cache["focus-head"] = word_forms(qa.words[i])
+    return qa._cache["focus-head"]
+
+
+def nearest_relation(qa: QuestionAnalysis, used=()) -> int | None:
+    """The relation named by form nearest the noun asked about, or the question word (the
+    last hop, in English questions; `_asked_head`), as a relation index."""
+    anchor = _asked_head(qa)
+    rows = [r for r in qa.word_rows(*used) if qa.lexical[r].max() > 0]
+    if anchor is None or not rows:
+        return None
+    row = min(rows, key=lambda r: (abs(qa.word_tokens[r] - anchor), -qa.lexical[r].max()))
+    return int(np.argmax(qa.lexical[row]))
+
+
+def _asked_head(qa: QuestionAnalysis) -> int | None:
+    """The token the last hop is named nearest: the noun asked about, or after "who is" /
+    "what are" the head of the predicate — "who are X's spouse's *parents*" (a possessive
+    chain's last part), "who are the *parents* of X's son"."""
+    focus = qa.answer.focus
+    if focus is None or qa.words[focus] not in WH_WORDS or focus + 2 >= len(qa.words) \
+            or qa.words[focus + 1] not in COPULAS:  # fmt: skip
+        return focus
+    start = focus + 2
+    names = {i - start for m in qa.entities if m.named for i in range(m.start, m.end)
+             if i >= start}  # fmt: skip
+    head = head_noun(qa.words[start:], names)
+    return focus if head is None else start + head
+
+
+def implies_first_hop(kg: KnowledgeGraph, node: str) -> bool:
+    """Does the node take part in one relation only (a value such as a profession or a
+    genre), so that starting from it says which relation is meant?"""
+    return len(kg.index.roles.get(node, ())) == 1
+
+
+def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str],
+                        used=()) -> dict[str, int]:  # fmt: skip
+    """Candidates whose own categorical attributes the question's words describe: "who is
+    X's *father*" prefers the parent whose gender reads "male", "which *defenders* …" the
+    players whose position is defender. Per categorical relation of the KB (few distinct
+    values, core.kg.semantics), the value the relation words are most alike wins when it
+    stands out from the others; each candidate scores the number of such wins it holds."""
+    sem = semantics_for(kg)
+    rows = qa.word_rows(*used)
+    if len(candidates) < 2 or not rows or not sem.categorical:
+        return {}
+    vectors = qa.vectors[rows]
+    said = _answer_pronoun(qa.words)
+    if said:  # "X's pa, who is *he*": the answer's own pronoun says what a noun would
+        vectors = np.vstack([vectors, sem.model.embed_words([said])])
+    out: dict[str, int] = {}
+    for rel in sem.categorical:
+        values = {n: kg.edges(n, rel, "out", limit=3) for n in candidates[:AGREE_SAMPLE]}
+        distinct = sorted({v for vs in values.values() for v in vs})
+        if len(distinct) < 2:
+            continue
+        sims = vectors @ sem.model.embed_many([kg.label(v) for v in distinct]).T
+        best = sims.max(axis=0)  # per value: the best word
+        order = np.argsort(-best)
+        if best[order[0]] < AGREE_MIN or best[order[0]] - best[order[1]] < AGREE_MARGIN:
+            continue
+        winner = distinct[int(order[0])]
+        for n, vs in values.items():
+            if winner in vs:
+                out[n] = out.get(n, 0) + 1
+    return out
+
+
+def _answer_pronoun(words: list[str]) -> str | None:
+    """The noun a pronoun standing for the answer implies: "who is *she*" → "woman"."""
+    for i, w in enumerate(words[:-2]):
+        if w in ("who", "whom") and words[i + 1] in AUXILIARIES:
+            return _PRONOUN_NOUNS.get(words[i + 2])
+    return None
+
+
+_PRONOUN_NOUNS = {"she": "woman", "her": "woman", "he": "man", "him": "man"}
+AGREE_SAMPLE = 60
+AGREE_MIN = 0.2
+AGREE_MARGIN = 0.08
+AGREE_HOP = 0.05  # see `hop_kind`: how much more a word reads as one kind than the others
+
+
+def hop_kind(kg: KnowledgeGraph, word: str, hop: tuple[str, str]) -> tuple[str, str] | None:
+    """The (categorical relation, value) a hop's word says the nodes it reaches have, where it
+    says one: "X's *mother*'s birthplace" walks `parent`, and "mother" reads as a *female*
+    parent more than the relation's own name does. Per categorical relation that most nodes
+    reached over the hop have (core.kg.semantics: few distinct values), each value v scores
+    how much more the word is like "v <relation>" than the relation's name is — the name's
+    own lean (an encoder's bias toward one value) cancels out; the best value must lead the
+    next by AGREE_HOP with the contextual encoder and with the static vectors alike (either
+    alone reads slang by accident: "bro" as a Taoist). None when no value stands out."""
+    sem = semantics_for(kg)
+    rel, direction = hop
+    name = kg.label(rel) if direction == "out" else (
+        kg.label(sem.inverse[rel]) if rel in sem.inverse else None)  # fmt: skip
+    if name is None or not sem.categorical or normalize(word) == normalize(name):
+        return None
+    code = role_codes(sem, [hop])[0]
+    model = sentence_model()
+    for cat in sem.categorical:
+        cat_code = 2 * sem.code[cat]
+        if sem.follow_share[code, cat_code] < HAS_SHARE:
+            continue
+        values = sorted(kg.index.reach.get(cat_code, ()))
+        if not 2 <= len(values) <= 12:
+            continue
+        vecs = model.encode([word, name, *(f"{kg.label(v)} {name}" for v in values)])
+        lean = vecs[2:] @ vecs[0] - vecs[2:] @ vecs[1]  # (values,)
+        # ... and by the static vectors: the value's label against the word and the name
+        labels = np.stack([sem.model.embed(normalize(kg.label(v))) for v in values])
+        static = labels @ sem.model.embed(normalize(word)) - labels @ sem.model.embed(
+            normalize(name))  # fmt: skip
+        order, by_static = np.argsort(-lean), np.argsort(-static)
+        if order[0] == by_static[0] and lean[order[0]] - lean[order[1]] >= AGREE_HOP \
+                and static[order[0]] - static[by_static[1]] >= AGREE_HOP:  # fmt: skip
+            return cat, values[int(order[0])]
+    return None
+
+
+# -- answer typing ----------------------------------------------------------------------------
+def concept_vector(kg: KnowledgeGraph, concept: str) -> np.ndarray:
+    sem = semantics_for(kg)
+    key = ("concept", concept)
+    cache = kg.__dict__.setdefault("_concepts", {})
+    if key not in cache:
+        text = {"person": PERSON_WORDS, "place": PLACE_WORDS}.get(concept, concept)
+        cache[key] = sem.model.embed(text)
+    return cache[key]
+
+
+def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction: str,
+               trusted_only: bool = False, reached: np.ndarray | None = None
+               ) -> float:  # fmt: skip
+    """How well arriving over (relation, direction) gives the kind of answer asked for, in
+    [-1, 1]; 0 when the question does not say. Literal kinds decide time and number; for
+    persons, places, choices and type nouns, what the role reaches is compared by meaning
+    with the best any role of the KB reaches. `trusted_only` (the judge): a type noun counts
+    against a relation only when it names another relation ("which *director*"); by what
+    roles reach it only counts for (names of films or companies say little of their kind).
+    `reached`: the vector of what this hop reaches where the path is (`path_reach`)."""
+    sem = semantics_for(kg)
+    code = role_codes(sem, [(rel_id, direction)])[0]
+    kind = sem.kinds[sem.code[rel_id]] if direction == "out" else "entity"
+    wh = qa.answer.wh
+    if wh == "time":
+        return 1.0 if kind == "year" else -1.0
+    if wh == "number":
+        return 1.0 if kind in ("number", "year") else -1.0
+    if kind in ("year", "number") and wh in ("person", "place"):
+        return -1.0
+    if wh in ("person", "place"):
+        return _relative_reach(sem, concept_vector(kg, wh), code, reached)
+    if wh == "choice":
+        vec = sem.model.embed(" ".join(qa.answer.choices))
+        return _relative_reach(sem, vec, code, reached)
+    if wh == "thing" and _asks_for_a_category(qa):
+        # "what *sort of* movie is X": a category X has — one of few values many share (a
+        # genre, a profession), reached forwards
+        return 1.0 if direction == "out" and sem.shared_values[sem.code[rel_id]] else -1.0
+    if wh == "thing" and qa.answer.focus is not None:
+        row = qa.focus_row
+        if row is not None and qa.role_names[row, code] >= NAMES_RELATION \
+                and _names_arrival(qa, sem, code):
+            return 1.0  # the noun names the relation that reaches the answer ("which league")
+        word = qa.words[qa.answer.focus]  # read with its singular, which names the kind
+        vec = sem.model.embed_words([word, singular(word)]).sum(axis=0)
+        vec /= max(norm(vec), 1e-9)
+        fit = _relative_reach(sem, vec, code, reached)
+        if not trusted_only:
+            return fit
+        if row is not None and qa.role_names[row, :-1].max() >= NAMES_RELATION:
+            return -1.0  # it names another relation ("which director" answered by a genre)
+        return max(0.0, fit)
+    return 0.0
+
+
+NAMES_RELATION = 0.6  # a type noun matching a relation this well names it ("director")
+
+
+def typed_by_rule(qa: QuestionAnalysis) -> bool:
+    """Does a fixed rule decide the kind of answer (a time, a number, a category: `answer_fit`
+    gives 1 or -1), not how near a noun's meaning is to what roles reach? Only such a verdict
+    may send the loop past a complete plan on its own."""
+    return qa.answer.wh in ("time", "number") or (
+        qa.answer.wh == "thing" and _asks_for_a_category(qa))
+
+
+def _asks_for_a_category(qa: QuestionAnalysis) -> bool:
+    """Is the noun asked about a word for a category, followed by "of" ("what *kind* of
+    company is X") or by the verb that says whose ("what *types* are the films X wrote")?"""
+    i = qa.answer.focus
+    return (i is not None and qa.words[i] in CATEGORY_NOUNS and i + 1 < len(qa.words)
+            and (qa.words[i + 1] == "of" or qa.words[i + 1] in COPULAS))  # fmt: skip
+
+
+def _names_arrival(qa: QuestionAnalysis, sem: RelationSemantics, code: int) -> bool:
+    """Does the noun asked about name what the role arrives at, not only its relation? "which
+    *clubs* play in L" names `plays for club`, but walked backwards that relation arrives at
+    players. Where the KB's labels name the noun's kind for some role (core.kg.semantics
+    `kind_heads`), only those roles arrive at it; where they name it for none, the relation's
+    name is all there is to go by."""
+    forms = word_forms(qa.words[qa.answer.focus])
+    if sem.kind_heads[code] & forms:
+        return True
+    return not any(heads & forms for heads in sem.kind_heads)
+
+
+def _relative_reach(sem: RelationSemantics, vec: np.ndarray, code: int,
+                    reached: np.ndarray | None = None) -> float:  # fmt: skip
+    """cos(what the role reaches, vec) against the best and the mean over all roles,
+    mapped to [-1, 1]: 1 for the role that fits best, about 0 for an average one."""
+    top, mean = _reach_scale(sem, vec)
+    if top - mean < 1e-6:
+        return 0.0
+    value = float(reached @ vec) if reached is not None else float(sem.reach_vecs[code] @ vec)
+    return max(-1.0, min(1.0, (value - mean) / (top - mean) * 2 - 1))
+
+
+def _reach_scale(sem: RelationSemantics, vec: np.ndarray) -> tuple[float, float]:
+    """(best, mean) cosine of a vector with what the KB's roles reach (memoised per vector)."""
+    key = vec.tobytes()
+    scale = sem.scales.get(key)
+    if scale is None:
+        sims = sem.reach_vecs @ vec
+        scale = (float(sims.max()), float(sims.mean())) if len(sims) else (0.0, 0.0)
+        if len(sem.scales) > 1024:
+            sem.scales.clear()
+        sem.scales[key] = scale
+    return scale

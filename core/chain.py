@@ -1,0 +1,309 @@
+"""The hop structure of a question, read from its grammar: how many hops a question's
+possessive chain, "of" parts and relative clauses ask for (`chain_length`), the parts of a
+possessive chain (`possessive_parts`) and the order in which its words should be met along a
+path (`order_ranks`). English grammar only; no KB's relation names.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.analysis import (
+    ARTICLES,
+    AUXILIARIES,
+    CATEGORY_NOUNS,
+    COPULAS,
+    DO_SUPPORT,
+    FRAME_WORDS,
+    PARTITIVES,
+    PREPOSITIONS,
+    QUANTITY_NOUNS,
+    WH_WORDS,
+    EntityMention,
+    QuestionAnalysis,
+    do_question,
+    verb_form,
+    whole_names,
+)
+from core.text import STOPWORDS, word_forms
+
+# pronouns that open a relative clause ("the club *that* X plays for"); core.agents.cok splits
+# a question's clauses at them too
+RELATIVE_PRONOUNS = frozenset("that which who whom whose where when".split())
+
+
+def possessive_parts(words: list[str], end: int) -> list[range]:
+    """The token ranges of a possessive chain after a name ending at `end`: "X's *son*'s
+    *partner*'s *nationality* …" — each part runs to the next "'s", a relative pronoun or a
+    function word ("of" excepted: "X's place of birth")."""
+    parts, j, n = [], end, len(words)
+    while j < n and words[j] == "'s":
+        k = j + 1
+        while k < n and words[k] != "'s" and words[k] not in RELATIVE_PRONOUNS and (
+            words[k] not in STOPWORDS or words[k] == "of"
+        ):  # fmt: skip
+            k += 1
+        parts.append(range(j + 1, k))
+        j = k
+    return parts
+
+
+def order_ranks(qa: QuestionAnalysis, topic: EntityMention) -> np.ndarray:
+    """Per token: the order in which its words are walked from the topic entity, read from
+    the question's structure (English grammar, no KB):
+
+    - a possessive chain after the topic comes first, in order: "X's *wife*'s *birthplace*";
+    - then the nouns before the topic, nearest first: "the *birthplace* of the *wife* of X";
+    - words after the topic that are not a possessive: its predicate — the innermost step
+      when the topic sits in a relative clause ("the films *that* X *starred* in"), else the
+      outermost ("where was the wife of X *born*");
+    - the noun the question asks about last."""
+    key = ("ranks", topic.start, topic.end)
+    if key in qa._cache:
+        return qa._cache[key]
+    words, n = qa.words, len(qa.words)
+    rank = np.full(n + 1, 50.0)
+    parts = possessive_parts(words, topic.end)
+    for order, part in enumerate(parts, 1):  # X's A's B (of C): one item per possessive
+        rank[part.start : part.stop] = order
+    order = float(len(parts))
+    chain_end = parts[-1].stop if parts else topic.end
+    relative = any(w in RELATIVE_PRONOUNS for w in words[max(0, topic.start - 2) : topic.start])
+    before = order + 1
+    for k in range(topic.start - 1, -1, -1):
+        if words[k] and words[k] not in STOPWORDS and words[k] != "'s":
+            rank[k] = before
+            before += 1
+    for k in range(chain_end, n):
+        if words[k] and words[k] not in STOPWORDS:
+            rank[k] = 0.5 if relative else before + (k - chain_end) / n
+    if qa.answer.focus is not None:
+        rank[qa.answer.focus] = 100.0
+    qa._cache[key] = rank
+    return rank
+
+
+FOCUS_KIND_GAP = 0.2  # see _focus_names_its_own: how much less the chain's relations reach it
+CHAIN_NEED = 0.5  # a word needing explaining this much makes its part of a chain a hop
+
+
+def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
+    """The fewest hops the question's grammar asks for from the topic entity: each part of a
+    possessive chain after it is a hop of its own ("X's *son*'s *partner*'s *nationality*":
+    three, however alike the words' relations are), and so is each part of an "of" chain that
+    ends at it ("the *children* of the *child* of X"); a predicate ("where was X's wife
+    *born*", "where did X's kids *study*") or, without an "of" chain, a relation noun before
+    the topic that is not the one asked about adds one more. A lower bound only: an "of" or a
+    possessive may part one relation's words ("place of birth", "the *location* of X's
+    *headquarters*": one), and words after a chain may say what the answers are ("X's kids
+    *are girls*", "… *whose job* is nurse"): only a predicate that plainly starts one counts
+    (a participle, "do", the verb of a do-question)."""
+    key = ("chain", topic.start, topic.end)
+    if key in qa._cache:
+        return qa._cache[key]
+    words, n = qa.words, len(qa.words)
+    needy = _needy(qa)
+    content = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities)}
+    parts, predicate, last_part, last_words = 0, set(), n, set()
+    verb = set()  # the verb of a do-question after the chain ("where does X's CEO *work*")
+    j = topic.end
+    for part in possessive_parts(words, topic.end):
+        k = next((k for k in part[1:] if verb_form(words[k])), part.stop)
+        if k < part.stop:  # "X's mother *born* in": the predicate
+            predicate = set(range(k, n))
+        parts += bool(set(range(part.start, k)) & content)  # a noun phrase: a hop
+        last_part, last_words, j = part.start, set(range(part.start, k)), k
+        if predicate:
+            break
+    if parts and not predicate and j < n and words[j] in DO_SUPPORT:
+        predicate = set(range(j, n))  # "what does X's husband *do for a living*"
+    if parts and not predicate and j + 1 < n and words[j] in COPULAS \
+            and verb_form(words[j + 1]):  # fmt: skip
+        predicate = set(range(j + 1, n))  # "who X's husband *is married to*"
+    if parts and not predicate and do_question(words, topic.start):
+        end = next((k for k in range(j - 1, last_part, -1) if words[k]), last_part)
+        if end > last_part:
+            predicate = verb = {end}  # "where did X's kids *study*": the verb after the
+            # subject, a hop of its own however weakly it names one ("where does X's CEO *work*")
+        else:  # "who did X's wife have *as kids*": what follows the verb after the subject
+            predicate = set(range(j, n))
+    of_chain = _of_parts(qa, topic, needy)
+    of_parts = len(of_chain)
+    if of_parts and parts and _one_name(qa, (of_chain[0] | last_words) & needy):
+        parts -= 1  # "the *location* of X's *headquarters*": one relation's name, split
+    if not parts and of_parts == 1 and (_predicate_after(qa, topic) & needy
+                                        or _verb_before(qa, of_chain[0]) & content):
+        qa._cache[key] = 2  # "where did *the husband of X* study", "the college where the
+        return 2  # husband of X *studied*", "who *controls* the subsidiaries of X": the noun,
+        # then the predicate's own hop
+    if not parts and of_parts < 2:
+        qa._cache[key] = 0  # a single "the N of X" bounds nothing
+        return 0
+    if of_parts:  # "the *nationality* of X's son's partner": each "of" part is a hop
+        parts += of_parts
+        parts += bool(needy & predicate)
+    elif _focus_names_its_own(qa, needy, last_words | predicate, by_kind=parts > 1):
+        parts += 1  # "what *nationality* is X's son's spouse": the noun asked about is a hop
+    else:  # a predicate, or a noun before the topic other than the one asked about
+        before = set(range(topic.start)) - {qa.answer.focus}
+        # "who is *in* X's league?": what is in it, a hop beyond the league — where the chain
+        # ends the question and the noun asked about does not hold the preposition ("which
+        # *movies in* X's filmography are …", "the oldest entry in X's work *as a writer*")
+        parts += bool(needy & (predicate | before) or verb & content) or (
+            topic.start > 1 and words[topic.start - 1] in _LOCATIVES
+            and topic.start - 2 != qa.answer.focus and not any(words[j:])
+        )  # fmt: skip
+    qa._cache[key] = parts
+    return parts
+
+
+def _role_verbs(qa: QuestionAnalysis, rows: list[int], used) -> list[tuple[int, bool]]:
+    """Rows of verbs right before "as (a) M" where M is a name a plan uses ("employed *as* a
+    banker"), each with whether M is its topic (the first of `used`)."""
+    words, out = qa.words, []
+    starts = {m.start: i == 0 for i, m in enumerate(used)}
+    for row, r in enumerate(rows):
+        t = qa.word_tokens[r]
+        k = t + 2 if t + 1 < len(words) and words[t + 1] == "as" else None
+        if k is not None and k < len(words) and words[k] in ARTICLES:
+            k += 1
+        if k in starts:
+            out.append((row, starts[k]))
+    return out
+
+
+def _verb_before(qa: QuestionAnalysis, part: set[int]) -> set[int]:
+    """The verb right before an "of" phrase that follows the question word (and the noun
+    asked about): "who *controls* the subsidiaries of X", "which firm *owns* the parent of
+    X"; not a copula or the question's frame ("who *are* the children of X", "*name* the …")."""
+    words = qa.words
+    k = min(part) - 1
+    if k < 1 or words[k + 1] not in ARTICLES or not words[k].isalpha() \
+            or words[k] in STOPWORDS | FRAME_WORDS | PREPOSITIONS:  # fmt: skip
+        return set()  # ("who *among* the children of X …")
+    asked = k > 1 and k - 1 == qa.answer.focus and words[k - 2] in WH_WORDS
+    if words[k - 1] in WH_WORDS or asked:
+        return {k}
+    return set()
+
+
+_LOCATIVES = frozenset("in at from on within across among into up".split())
+
+
+def _focus_names_its_own(qa: QuestionAnalysis, needy: set[int], chain: set[int],
+                         by_kind: bool = False) -> bool:  # fmt: skip
+    """Does the noun asked about name a relation by its form that no word of the chain's
+    last part or predicate names ("what *nationality* is X's son's spouse"; not "which
+    *club* does X's captain *play* for", where both name `plays for club`)? `by_kind` (a
+    chain of two parts or more): or a kind of thing that those words' relations do not
+    reach (one part may name no hop of its own: "which *nation* hosts X's *head office*" is
+    X's country, "which *illness* ended X's *life*" X's cause of death)."""
+    focus = qa.answer.focus
+    if focus is None or focus not in needy or qa.lexical is None:
+        return False
+    rows = {t: r for r, t in enumerate(qa.word_tokens)}
+    own = qa.lexical[rows[focus]]
+    if own.max() >= 1.0:
+        named = int(np.argmax(own))
+        return not any(qa.lexical[rows[t], named] > 0 for t in chain & needy if t in rows)
+    chain_rows = [rows[t] for t in chain & needy if t in rows]
+    if not by_kind or not chain_rows or qa.reach is None:
+        return False
+    # "which *faith* does X's dad's wife follow": a kind of thing that what the chain's words
+    # name does not reach (a spouse is no faith), where another relation's do
+    reach = qa.reach[rows[focus]]
+    named = [int(np.argmax(qa.scores[r])) for r in chain_rows]
+    near = max(max(reach[2 * r], reach[2 * r + 1]) for r in named)
+    return float(reach.max() - near) >= FOCUS_KIND_GAP
+
+
+def _needy(qa: QuestionAnalysis) -> set[int]:
+    """Tokens of relation words that need explaining enough to be a chain's part."""
+    needy = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities) if qa.need[r] > CHAIN_NEED}
+    for c in qa.comparisons:  # "*released* before 1950": a filter's words, not a hop
+        needy -= set(range(c.start - 2, c.end))
+    return needy
+
+
+def chain_tokens(qa: QuestionAnalysis, topic: EntityMention) -> set[int]:
+    """The tokens of the parts of a possessive chain after the topic and of an "of" chain
+    ending at it ("the *siblings* of X's *brother*"): each part is a hop of its own."""
+    key = ("chain-tokens", topic.start, topic.end)
+    if key not in qa._cache:
+        tokens = {i for part in possessive_parts(qa.words, topic.end) for i in part}
+        qa._cache[key] = tokens.union(*_of_parts(qa, topic, _needy(qa)))
+    return qa._cache[key]
+
+
+def _predicate_after(qa: QuestionAnalysis, topic: EntityMention) -> set[int]:
+    """The verb that ends the question right after a subject "the N of X" (auxiliaries
+    aside): a participle or past tense ("the college where the husband of X *studied*", "the
+    city where the founder of X was *born*"), or the verb of a do-question ("where did the
+    husband of X *study*"). Empty when anything else follows (an object, a preposition's
+    noun: "… studied *law*")."""
+    words = qa.words
+    rest = [k for k in range(topic.end, len(words)) if words[k] and words[k] not in AUXILIARIES]
+    if not rest or rest[-1] != rest[0]:
+        return set()
+    k = rest[0]
+    if verb_form(words[k]) or do_question(words, topic.start):
+        return {k}
+    return set()
+
+
+def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> list[set[int]]:
+    """The parts of an "of" chain that ends at the topic ("the *children* of the *child* of
+    X"), nearest the topic first; an "of" inside a relation's own name ("place of birth")
+    joins one part. A part is nouns: a verb ("died of"), another name or no relation word
+    ends the chain."""
+    words, sem = qa.words, qa.semantics
+    # the tokens of relation names written out whole
+    inside = {i for _, span in whole_names(words, sem, topic.start) for i in span}
+    names = {i for m in qa.entities if m is not topic for i in range(m.start, m.end)}
+    parts: list[set[int]] = []
+    k = topic.start - 1
+    while k >= 0 and words[k] == "of" and k not in inside:
+        j = k - 1
+        while j >= 0 and (words[j] != "of" or j in inside) and (
+            words[j] not in STOPWORDS or words[j] in ARTICLES or words[j] == "of"
+        ):  # fmt: skip
+            j -= 1
+        # a noun phrase starts at its article: "who *taught* [the children] of X" (the verb
+        # before it is the predicate, see `_verb_before`)
+        start = next((a for a in range(j + 2, k) if words[a] in ARTICLES), j + 1)
+        part = set(range(start, k))
+        if part & names or any(verb_form(words[i]) for i in part):
+            break
+        if not part & needy:
+            # "the *alma mater* of the CEO of X": words the KB's names do not meet may still
+            # be a part — the chain's outermost, a noun phrase of plain nouns after an article
+            if parts and (j < 0 or words[j] != "of") and _plain_noun_phrase(words, part):
+                parts.append(part)
+            break
+        if parts and _one_name(qa, (parts[-1] | part) & needy):
+            parts[-1] |= part  # "the *location* of the *headquarters* of X": one name
+        else:
+            parts.append(part)
+        k = j
+    return parts
+
+
+def _plain_noun_phrase(words: list[str], part: set[int]) -> bool:
+    """An article, then content nouns only ("the *alma mater*"; not "the *rest*", "the
+    *kind*", "the *number*", "the *name*")."""
+    tokens = sorted(part)
+    nouns = [words[i] for i in tokens if words[i] not in ARTICLES]
+    return (bool(nouns) and words[tokens[0]] in ARTICLES
+            and all(w.isalpha() and w not in STOPWORDS and w not in FRAME_WORDS
+                    and w not in PARTITIVES and w not in CATEGORY_NOUNS
+                    and w not in QUANTITY_NOUNS for w in nouns))  # fmt: skip
+
+
+def _one_name(qa: QuestionAnalysis, tokens: set[int]) -> bool:
+    """Are these words (in any form) all words of one relation name of several
+    ("headquarters location", "*members* of X's *board*")?"""
+    wanted = [set(word_forms(qa.words[i])) | {qa.words[i]} for i in tokens]
+    return len(wanted) > 1 and any(
+        all(forms & set(phrase) for forms in wanted)
+        for entries in qa.semantics.phrases.values() for _, phrase in entries
+    )  # fmt: skip
