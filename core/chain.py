@@ -127,6 +127,15 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
             # subject, a hop of its own however weakly it names one ("where does X's CEO *work*")
         else:  # "who did X's wife have *as kids*": what follows the verb after the subject
             predicate = set(range(j, n))
+    heads = _linked_heads(qa, topic) if not parts else []
+    if heads:
+        # "the *head* of the *company* that builds X": the clause's head is a hop from the
+        # topic (its verb links them), each "of" part outside it one more, and a predicate
+        # after the topic ("which university did … *attend*") one more
+        chain = _of_parts(qa, topic, needy, heads)
+        length = len(chain) + bool(_predicate_after(qa, topic) & needy)
+        qa._cache[key] = length
+        return length
     of_chain = _of_parts(qa, topic, needy)
     of_parts = len(of_chain)
     if of_parts and parts and _one_name(qa, (of_chain[0] | last_words) & needy):
@@ -251,17 +260,19 @@ def _predicate_after(qa: QuestionAnalysis, topic: EntityMention) -> set[int]:
     return set()
 
 
-def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> list[set[int]]:
+def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int],
+              first: list[set[int]] | None = None) -> list[set[int]]:  # fmt: skip
     """The parts of an "of" chain that ends at the topic ("the *children* of the *child* of
     X"), nearest the topic first; an "of" inside a relation's own name ("place of birth")
     joins one part. A part is nouns: a verb ("died of"), another name or no relation word
-    ends the chain."""
+    ends the chain. `first`: a part already read next to the topic (a relative clause's
+    head, `_clause_head`); the chain goes on before it."""
     words, sem = qa.words, qa.semantics
     # the tokens of relation names written out whole
     inside = {i for _, span in whole_names(words, sem, topic.start) for i in span}
     names = {i for m in qa.entities if m is not topic for i in range(m.start, m.end)}
-    parts: list[set[int]] = []
-    k = topic.start - 1
+    parts: list[set[int]] = list(first or [])
+    k = min(parts[0]) - 1 if parts else topic.start - 1
     while k >= 0 and words[k] == "of" and k not in inside:
         j = k - 1
         while j >= 0 and (words[j] != "of" or j in inside) and (
@@ -286,6 +297,60 @@ def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int]) -> li
             parts.append(part)
         k = j
     return parts
+
+
+CLAUSE_PRONOUNS = frozenset("that who which whom".split())
+
+
+def _linked_heads(qa: QuestionAnalysis, topic: EntityMention) -> list[set[int]]:
+    """The noun phrases that nest around the topic by relative clauses and prepositions,
+    nearest first: "the *person* who runs the *company* behind X" (each a hop; an "of" chain
+    outside them is read by `_of_parts`)."""
+    heads: list[set[int]] = []
+    end = topic.start
+    while (head := _clause_head(qa.words, end) or _prepositional_head(qa.words, end)) is not None:
+        heads.append(head)
+        end = min(head)
+    return heads
+
+
+def _clause_head(words: list[str], end: int) -> set[int] | None:
+    """The noun phrase a relative clause ending at token `end` says something of: "the
+    *company* that builds X", "the *person* who works for X", "*firms* that are based in X"
+    (the head's tokens, from its article); None where no such clause ends there."""
+    k = end - 1
+    while k >= 0 and words[k] in STOPWORDS and words[k] not in CLAUSE_PRONOUNS:
+        k -= 1  # the clause verb's prepositions and articles ("works *for* X")
+    if k < 2 or not words[k].isalpha() or words[k] in STOPWORDS:
+        return None
+    k -= 1  # the verb, then its auxiliaries ("that *is* based in X")
+    while k >= 0 and words[k] in AUXILIARIES:
+        k -= 1
+    if k < 1 or words[k] not in CLAUSE_PRONOUNS:
+        return None
+    return _head_before(words, k)
+
+
+def _prepositional_head(words: list[str], end: int) -> set[int] | None:
+    """The noun phrase a preposition other than "of" links to the phrase at token `end`:
+    "the *company* behind X" (an "of" chain is read by `_of_parts`)."""
+    k = end - 1
+    if k < 1 or words[k] not in PREPOSITIONS or words[k] == "of":
+        return None
+    return _head_before(words, k)
+
+
+def _head_before(words: list[str], k: int) -> set[int] | None:
+    """The nouns right before token k, from their article ("*the company* that …"), where an
+    article, "of" or the question's start comes before them; None otherwise (a verb: "which
+    films *were directed* by X")."""
+    j = k - 1
+    while j >= 0 and words[j].isalpha() and words[j] not in STOPWORDS:
+        j -= 1  # the head's nouns
+    if j == k - 1 or j >= 0 and words[j] not in ARTICLES and words[j] != "of":
+        return None
+    start = j if j >= 0 and words[j] in ARTICLES else j + 1
+    return set(range(start, k))
 
 
 def _plain_noun_phrase(words: list[str], part: set[int]) -> bool:

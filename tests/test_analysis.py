@@ -2297,3 +2297,37 @@ def test_the_verb_after_the_noun_asked_about_has_it_for_subject(tmp_path: Path) 
     assert sorted(trace.answer_labels) == ["Ash Rovers", "Elm United"]
     assert engine.ask("which club does Bo Stone play for", kb="leagues").answer_labels == [
         "Elm United"]
+
+
+@pytest.mark.parametrize(
+    ("question", "hops"),
+    [("the birthplace of the child of the woman who married Ann Lee", 3),
+     ("the alma mater of the sister of the man who married Ann Lee", 3),
+     ("where was the person who is married to Ann Lee born", 2),
+     ("where was the child of the man who married Ann Lee born", 3),
+     ("the person who married Ann Lee", 1),
+     ("where was the person who married the man behind Ann Lee born", 3),  # nested
+     ("which films were directed by Ann Lee", 0),  # a verb before "by", no noun's phrase
+     ("who married Ann Lee", 0),  # the question word opens no noun's clause
+     ("the child of Ann Lee", 0)],  # a single "the N of X", as before
+)  # fmt: skip
+def test_a_relative_clause_ending_at_the_topic_is_a_hop(family, question, hops) -> None:
+    """ "the *head* of the *company* that builds X": the clause's head is one hop from the
+    topic (its verb links them; a preposition's noun too: "the *person* who runs the
+    *company* behind X"), each "of" part outside it one more, and the verb a
+    do-question ends with one more ("which university did … *attend*"). Without it the
+    chain read nothing, and a one-hop plan (the company) answered "the alma mater of the boss
+    of the company that makes X"."""
+    qa = analyse(question, family.kg("family"))
+    topic = next(m for m in qa.entities if m.text == "Ann Lee")
+    assert chain_length(qa, topic) == hops
+
+
+@pytest.mark.slow  # imports a dev KB of 8k triples
+def test_a_relative_clause_chain_is_walked_to_its_end(tmp_path: Path) -> None:
+    """ "the alma mater of the boss of the company that makes X" is three hops (the company,
+    its chief, where the chief studied); read as none, a one-hop plan answered the company."""
+    engine = _dev_kb(tmp_path, "business", "kb.nt")
+    trace = engine.ask("the alma mater of the boss of the company that makes Shoal LX220",
+                       kb="business")  # fmt: skip
+    assert trace.answer_labels == ["Kingsbridge University"]
