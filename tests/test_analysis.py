@@ -2354,3 +2354,33 @@ def test_a_relative_clause_chain_is_walked_to_its_end(tmp_path: Path) -> None:
     trace = engine.ask("the alma mater of the boss of the company that makes Shoal LX220",
                        kb="business")  # fmt: skip
     assert trace.answer_labels == ["Kingsbridge University"]
+
+
+def _captains_kb() -> list[tuple[str, str, str]]:
+    """National teams, their captains and the clubs their players play for."""
+    rows = []
+    for nation in ("Norland", "Sudria", "Estmark"):
+        for i, colour in enumerate(("Red", "Blue", "Gold", "Grey")):
+            player = f"{('Ari', 'Ben', 'Cas', 'Dag')[i]} {nation[:3]}son"
+            rows += [(player, "national team", nation),
+                     (player, "plays for club", f"{colour} {nation} FC")]
+            if i == 0:
+                rows.append((nation, "captain", player))
+        rows.append((f"Red {nation} FC", "based in", f"{nation} City"))
+    return rows
+
+
+def test_a_walk_may_pass_through_the_topic_where_the_question_asks_for_every_hop(
+        tmp_path: Path) -> None:  # fmt: skip
+    """ "Which club does the *captain* of X's *national team* play for?", X being that
+    captain: the second hop reaches the topic alone, and the grammar asks for all three hops
+    — the walk goes on from X to X's club, and the step says so. Before, a walk that came
+    back only to the topic failed, and the plan ending there answered X himself."""
+    engine = _imported(tmp_path, "captains", _captains_kb())
+    trace = engine.ask("Which club does the captain of Ari Norson's national team play for?",
+                       kb="captains")  # fmt: skip
+    assert trace.answer_labels == ["Red Norland FC"]
+    assert "passes through the topic entity Ari Norson" in trace.steps[1].action.details["note"]
+    trace = engine.ask("Which club does the captain of Ben Norson's national team play for?",
+                       kb="captains")  # fmt: skip
+    assert trace.answer_labels == ["Red Norland FC"]  # (the usual walk, through Ari)

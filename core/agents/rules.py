@@ -17,6 +17,7 @@ from core.agents.plan_ranker import PlanRanker
 from core.agents.planner import Filter, Plan, Planner, coverage_ceiling, floored, rule_prior
 from core.analysis import HOP_EXPLAINED, QuestionAnalysis, analyse, role_codes
 from core.answer_types import attribute_agreement, hop_kind, typed_by_rule
+from core.chain import chain_length
 from core.judges import TYPE_MISMATCH
 from core.kg.source import path_sparql
 from core.kg.store import KnowledgeGraph
@@ -453,12 +454,25 @@ class RuleAgent:
                 # the answer may be the topic; `summarize` leaves it out where the plan asks
                 # for other things (unless it is the only thing reached)
                 "topic_allowed": final,
+                "through_topic": self._through_topic(plan, hop_i),
                 # what the hop's word says the nodes are: kept where some are (the source
                 # applies it only then)
                 "kind": list(kind) if kind else None,
             },
             details=self._why(plan),
         )
+
+    def _through_topic(self, plan: Plan, hop_i: int) -> bool:
+        """May hop `hop_i` (0-based) go on from the topic entity where it is the only node
+        reached? Where the question's grammar asks for every hop of the plan (`chain_length`)
+        and the hop does not walk straight back over the one before: "which club does the
+        *captain* of X's *national team* play for", X being that captain. (Otherwise a walk
+        that comes back only to the topic fails, and a plan ending there may answer it.)"""
+        if hop_i == 0 or len(plan.hops) > chain_length(self._run.analysis, plan.mention):
+            return False
+        sem = self.planner.sem
+        before, this = role_codes(sem, plan.hops[hop_i - 1 : hop_i + 1])
+        return not sem.walks_back[before, this]
 
     def _kind_of_hop(self, plan: Plan, hop_i: int) -> tuple[str, str] | None:
         """What the word of hop `hop_i` (0-based) says the nodes it reaches are ("X's

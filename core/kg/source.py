@@ -7,7 +7,7 @@ in the trace is the equivalent whole-path SPARQL from the topic entity, runnable
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from core.kg.store import KnowledgeGraph
 from core.loop import Retrieval, State
@@ -80,6 +80,16 @@ class KGSource:
                     support[other] = weight
                 else:
                     truncated = True
+        if not frontier and topic is not None and p.get("through_topic") \
+                and any(topic in reached.get(node, ()) for node in p["from"]):  # fmt: skip
+            # the walk passes through the topic entity alone where the agent allows it ("the
+            # club of the captain of X's national team", where X is the captain)
+            through = self._hop(replace(action, params={**p, "topic_allowed": True}), state)
+            through.note = " ".join(filter(None, [
+                f"the walk passes through the topic entity {self.kg.label(topic)}, the only "
+                "node this hop reaches (the query's FILTER that keeps the path off the topic "
+                "is lifted for it)", through.note]))  # fmt: skip
+            return through
         note = ""
         if p.get("kind"):
             frontier, support, triples, note = self._keep_kind(p["kind"], direction, frontier,
