@@ -231,13 +231,22 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
         fit = _relative_reach(sem, vec, code, reached)
         if not trusted_only:
             return fit
-        if row is not None and qa.role_names[row, :-1].max() >= NAMES_RELATION:
+        if row is not None and qa.role_names[row, :-1].max() >= NAMES_RELATION \
+                and not _reaches_alike(sem, int(np.argmax(qa.role_names[row, :-1])), code):
             return -1.0  # it names another relation ("which director" answered by a genre)
-        return max(0.0, fit)
+        return max(0.0, fit)  # ("which *nation*" names `nationality`, but `located in` from
+        # a city reaches the same countries)
     return 0.0
 
 
 NAMES_RELATION = 0.6  # a type noun matching a relation this well names it ("director")
+SAME_REACH = 0.9  # two roles whose reach vectors are this alike arrive at the same kind
+
+
+def _reaches_alike(sem: RelationSemantics, a: int, b: int) -> bool:
+    """Do roles a and b arrive at the same kind of node (core.kg.semantics reach vectors)?"""
+    va, vb = sem.reach_vecs[a], sem.reach_vecs[b]
+    return float(va @ vb) >= SAME_REACH * max(norm(va) * norm(vb), 1e-9)
 
 
 def typed_by_rule(qa: QuestionAnalysis) -> bool:

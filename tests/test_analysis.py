@@ -23,7 +23,7 @@ from core.kg.source import KGSource
 from core.loop import State
 from core.path_fit import anchor_kind, explain
 from core.trace import Action
-from core.workspace import Workspace
+from core.workspace import Workspace, bundled_kb_dir
 
 FAMILY = """\
 Ann Lee\tgender\tfemale
@@ -2384,3 +2384,46 @@ def test_a_walk_may_pass_through_the_topic_where_the_question_asks_for_every_hop
     trace = engine.ask("Which club does the captain of Ben Norson's national team play for?",
                        kb="captains")  # fmt: skip
     assert trace.answer_labels == ["Red Norland FC"]  # (the usual walk, through Ari)
+
+
+@pytest.mark.slow  # imports a dev KB
+def test_a_type_noun_naming_another_relation_that_reaches_the_same_kind_fits(
+        tmp_path: Path) -> None:  # fmt: skip
+    """ "which *nation* is X located in": "nation" names `nationality` by its form, yet
+    `located in` from a city reaches the very countries `nationality` does — the answers are
+    the kind asked for (the judge had typed them -1, so a walk the step limit cut short kept
+    no answer). A noun naming a relation that reaches another kind still counts against."""
+    engine = _dev_kb(tmp_path, "family", "kb.tsv")
+    kg = engine.kg("family")
+    located = next(r for r in kg.index.rel_ids if kg.label(r) == "located in")
+    qa = analyse("which nation is Lyon located in", kg)
+    assert answer_fit(qa, kg, located, "out", trusted_only=True) > 0.0
+    qa = analyse("which profession is Lyon located in", kg)
+    assert answer_fit(qa, kg, located, "out", trusted_only=True) == -1.0
+
+
+@pytest.mark.slow  # imports the bundled MetaQA KB (bare: without relations.ttl)
+def test_a_plan_goes_on_from_a_walk_another_plan_already_took(tmp_path: Path) -> None:
+    """The best plan failed at its second hop; the next starts with the same first hop, and
+    goes on from where that walk ended rather than walking it again — so its three hops fit
+    in the step limit (T = 4: before, the run ended on the second plan's second hop and
+    answered films where writers were asked for)."""
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(bundled_kb_dir() / "kb.txt", name="bare")
+    trace = Engine(workspace).ask(
+        "who are the writers that the directors of their films also directed [Second Best]",
+        kb="bare")  # fmt: skip
+    assert sorted(trace.answer_labels) == ["Scott Sommer", "Shawn Slovo"]
+    resumed = [s for s in trace.steps if "resumed" in s.action.details]
+    assert resumed and "walked at step 1" in resumed[0].action.details["resumed"]
+
+
+@pytest.mark.slow  # imports a dev KB
+def test_a_walk_the_step_limit_cuts_short_is_no_answer(tmp_path: Path) -> None:
+    """The step limit ended the run one hop into a plan (X's wife, on the way to her kids):
+    those nodes are no answer of the question, however the judge scored them; the run
+    answers from the best-judged walk before (X's own children)."""
+    engine = _dev_kb(tmp_path, "family", "kb.tsv")
+    trace = engine.ask("who did Alessandro Marino's wife have as kids", kb="family")
+    assert trace.answer_labels == ["Elena Marino"]
+    assert "answered from step" in trace.stop_reason

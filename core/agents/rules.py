@@ -70,6 +70,9 @@ class RulePlanRun:
     # ... and those that found only the topic entity, which a plan ending there may answer
     # ("which team does the X captain play for": X)
     back_to_topic: set = field(default_factory=set)
+    # what each walked prefix reached (`_prefix_key` -> frontier, support, arrival, step): a
+    # plan that starts with it goes on from there instead of walking it again
+    reached: dict = field(default_factory=dict)
     last_action: Action | None = None
     why: dict = field(default_factory=dict)  # id(plan) -> what the trace shows of it
     best: JudgedAnswer | None = None  # the best-judged complete plan so far
@@ -109,6 +112,9 @@ class RuleAgent:
         last = state.last_step  # the latest step, even when reasoning on a snapshot
         if last is not None and last.action is run.last_action:
             self._remember(run, state, last)
+            if last.action.kind == "hop" and last.candidates and not last.error:
+                run.reached[self._prefix_key(run.plan, run.hop_i)] = (
+                    state.frontier, state.support, state.arrival, last.index)
             if last.error or last.candidates == 0:
                 return self._keep(run, self._next_plan(state, "the last query found nothing"))
             retry = self._other_reading(state, last)
@@ -193,12 +199,14 @@ class RuleAgent:
 
     def _fall_back(self, state: State, memory: list[Step]) -> float:
         """When the run ends worse than a complete plan it judged before (nothing found after
-        it, or a lower reward), answer from that plan's state. The reward to trust."""
-        best = self._run.best if self._run is not None and self._state is state else None
+        it, a lower reward, or a walk the step limit cut short of its last hop: its nodes
+        answer no question yet), answer from that plan's state. The reward to trust."""
+        run = self._run
+        best = run.best if run is not None and self._state is state else None
         final = memory[-1].reward if memory else 0.0
         if best is None or not memory or memory[-1].index == best.step:
             return final
-        if state.frontier and final >= best.reward:
+        if state.frontier and final >= best.reward and run.hop_i >= len(run.plan.hops):
             return final
         state.frontier, state.support, state.reading = best.frontier, best.support, best.reading
         state.answered_from = best.step
@@ -260,9 +268,34 @@ class RuleAgent:
             )
             return None
         state.frontier, state.support = {}, {}
-        action = self._next_hop(state, 0)
+        start = self._walked_prefix(run, run.plan)
+        if start:  # the plan starts with a walk already taken: on from where it ended
+            walked = run.reached[self._prefix_key(run.plan, start)]
+            state.frontier, state.support = dict(walked[0]), dict(walked[1])
+            state.arrival = walked[2]
+        action = self._next_hop(state, start)
         action.details["switched_because"] = why
+        if start:
+            action.details["resumed"] = (f"the first {start} hop{'s' * (start > 1)} of this "
+                                         f"plan were walked at step {walked[3]}")  # fmt: skip
         return action
+
+    def _prefix_key(self, plan: Plan, n: int) -> tuple:
+        """What decides the nodes the plan's first n hops reach: the topic, the hops, what
+        each hop's word says its nodes are, where the walk may pass through the topic, and
+        whether the last of them may end on it."""
+        return (plan.anchor, tuple(plan.hops[:n]),
+                tuple(self._kind_of_hop(plan, i) for i in range(n)),
+                tuple(self._through_topic(plan, i) for i in range(n)),
+                n == len(plan.hops))  # fmt: skip
+
+    def _walked_prefix(self, run: RulePlanRun, plan: Plan) -> int:
+        """The most hops (fewer than all) of the plan that an earlier walk of this run took
+        and found something by; 0 when none."""
+        for n in range(len(plan.hops) - 1, 0, -1):
+            if self._prefix_key(plan, n) in run.reached:
+                return n
+        return 0
 
     @staticmethod
     def _end_at_topic(run: RulePlanRun, failed: Plan, hops: list) -> None:
