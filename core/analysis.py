@@ -964,6 +964,8 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
         if w and (w in STOPWORDS or w in FRAME_WORDS or w == "'s" or verb_form(w) or
                   w in PREPOSITIONS):  # fmt: skip
             break
+        if nxt + 1 < len(words) and words[nxt + 1] in ARTICLES:
+            break  # a verb with its object: "which *city* hosts the headquarters of …"
         end = nxt
     while not words[end] and end > start:
         end -= 1

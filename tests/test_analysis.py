@@ -2427,3 +2427,20 @@ def test_a_walk_the_step_limit_cuts_short_is_no_answer(tmp_path: Path) -> None:
     trace = engine.ask("who did Alessandro Marino's wife have as kids", kb="family")
     assert trace.answer_labels == ["Elena Marino"]
     assert "answered from step" in trace.stop_reason
+
+
+@pytest.mark.parametrize(("question", "focus"), [
+    ("which city hosts the headquarters of Acme Steel", "city"),  # a verb with its object
+    ("which city firms are based in Lyon", "firms"),  # a value of the KB before its noun
+])  # fmt: skip
+def test_a_kind_named_by_the_kb_before_a_verb_is_the_noun_asked_about(
+        tmp_path: Path, question: str, focus: str) -> None:  # fmt: skip
+    """ "which *city* hosts the …": "city" is a node of the KB (a class), which before a noun
+    only qualifies it ("which *drama* films"); before a verb and its object it is the noun
+    asked about — read as "city hosts" the question asked for hosts."""
+    engine = _imported(tmp_path, "sites", [
+        ("Lyon", "instance of", "city"), ("Acme Steel", "headquarters location", "Lyon"),
+        ("Acme Steel", "instance of", "business"), ("Bo Lind", "employer", "Acme Steel"),
+        ("Nice", "instance of", "city"), ("Orla Group", "headquarters location", "Nice")])
+    qa = analyse(question, engine.kg("sites"))
+    assert qa.words[qa.answer.focus] == focus
