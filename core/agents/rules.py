@@ -260,6 +260,7 @@ class RuleAgent:
         if run.plan_i >= len(run.plans):
             state.stop_reason = f"{why}, and no other plan is left"
             return None
+        self._keep_coverage(run, failed)
         lost = failed.features.get("coverage", 0.0) - run.plan.features.get("coverage", 0.0)
         if lost > SWITCH_LOSS:  # the KB lacks the fact asked for: say so, do not guess
             state.stop_reason = (
@@ -279,6 +280,21 @@ class RuleAgent:
             action.details["resumed"] = (f"the first {start} hop{'s' * (start > 1)} of this "
                                          f"plan were walked at step {walked[3]}")  # fmt: skip
         return action
+
+    def _keep_coverage(self, run: RulePlanRun, failed: Plan) -> None:
+        """After a failed plan, the next tried is the best ranked one that explains about as
+        much of the question (within SWITCH_LOSS), where the next in rank explains far less:
+        "where is the university of X's CEO located" — a walk through X's chairperson found
+        nothing, the next two plans leave "CEO" and "university" unexplained, the fourth
+        (CEO, educated at, located in) explains all."""
+        covered = failed.features.get("coverage", 0.0) - SWITCH_LOSS
+        if run.plan.features.get("coverage", 0.0) >= covered:
+            return
+        later = range(run.plan_i + 1, len(run.plans))
+        better = next((i for i in later if run.plans[i].features.get("coverage", 0.0) >= covered
+                       and not self._dead(run, run.plans[i])), None)  # fmt: skip
+        if better is not None:
+            run.plans.insert(run.plan_i, run.plans.pop(better))
 
     def _prefix_key(self, plan: Plan, n: int) -> tuple:
         """What decides the nodes the plan's first n hops reach: the topic, the hops, what
