@@ -1,13 +1,16 @@
 """Answer metrics, defined exactly (and stated in the README).
 
 Answers are compared after `core.text.normalize`: Unicode NFKC, case-folded, underscores read
-as spaces, runs of whitespace collapsed, ends stripped. Nothing else: a predicted answer that
-merely contains a gold answer as a substring does not match.
+as spaces, runs of whitespace collapsed, ends stripped; and a plain decimal number by its
+value ("2.00" is "2": a store writes a decimal literal in its canonical form, not as the file
+did). Nothing else: a predicted answer that merely contains a gold answer as a substring does
+not match.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections.abc import Iterable
 
@@ -16,8 +19,22 @@ from core.text import normalize
 TIE_EPSILON = 1e-9  # scores closer than this are equal
 
 
+_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+
+
+def answer_key(answer: str) -> str:
+    """The form answers are compared in: normalised text, a plain decimal number by value
+    ("2.00", "02" and "2" are one; "2.5" and "2.50" too)."""
+    text = normalize(answer)
+    if not _NUMBER.fullmatch(text):
+        return text
+    whole, _, fraction = text.partition(".")
+    fraction = fraction.rstrip("0")
+    return str(int(whole)) + (f".{fraction}" if fraction else "")
+
+
 def _norm_set(answers: Iterable[str]) -> set[str]:
-    return {normalize(a) for a in answers if normalize(a)}
+    return {key for a in answers if (key := answer_key(a))}
 
 
 def hits_at_1(predicted: list[str], gold: Iterable[str], tied: int = 1) -> float:
@@ -26,7 +43,7 @@ def hits_at_1(predicted: list[str], gold: Iterable[str], tied: int = 1) -> float
     (by degree or label) is not knowledge, so a tie won by chance is no hit."""
     gold_set = _norm_set(gold)
     top = predicted[: max(1, tied)]
-    return float(bool(top) and all(normalize(p) in gold_set for p in top))
+    return float(bool(top) and all(answer_key(p) in gold_set for p in top))
 
 
 def tied_at_top(answers: list) -> int:

@@ -19,6 +19,10 @@ from core.text import normalize
         (["Black_Snake_Moan"], ["Black Snake Moan"], 1.0),  # underscores
         (["  Black   Snake\tMoan "], ["Black Snake Moan"], 1.0),  # whitespace
         (["ＡＢＣ"], ["abc"], 1.0),  # NFKC width
+        (["2"], ["2.00"], 1.0),  # a decimal by value: a store writes its canonical form
+        (["2.5"], ["2.50"], 1.0),
+        (["2"], ["2.5"], 0.0),
+        (["1990"], ["1990s"], 0.0),  # not a number: text as it is
         ([], ["Drama"], 0.0),
         (["Drama"], [], 0.0),
     ],

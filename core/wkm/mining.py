@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.kg.store import KnowledgeGraph
-from core.text import normalize
+from core.metrics import answer_key
 
 MAX_FRONTIER = 3000  # nodes a path may reach before it is not followed further
 MAX_NODES_EXPANDED = 300  # nodes whose relations are listed per expansion
@@ -34,7 +34,7 @@ class MinedPath:
 def mine_path(kg: KnowledgeGraph, anchors: list[str], gold: list[str],
               max_hops: int = 3) -> MinedPath | None:  # fmt: skip
     """The best path from any of `anchors` to the gold answers, or None if none reaches one."""
-    want = {normalize(g) for g in gold if normalize(g)}
+    want = {key for g in gold if (key := answer_key(g))}
     if not want:
         return None
     best: MinedPath | None = None
@@ -79,7 +79,7 @@ def _follow(kg: KnowledgeGraph, nodes: set[str], hop: tuple[str, str]) -> set[st
 
 def _score(kg: KnowledgeGraph, anchor: str, hops: list, reached: set[str],
            want: set[str]) -> MinedPath | None:  # fmt: skip
-    labels = {normalize(kg.label(n)) for n in reached}
+    labels = {answer_key(kg.label(n)) for n in reached}
     hits = len(labels & want)
     if not hits:
         return None
