@@ -2455,3 +2455,17 @@ def test_after_a_failed_plan_the_next_tried_explains_as_much(tmp_path: Path) -> 
     trace = engine.ask("Where is the university of Novaris Industries' CEO located?",
                        kb="business")  # fmt: skip
     assert trace.answer_labels == ["Shanghai"]
+
+
+def test_walks_over_a_relation_stored_both_ways_are_one_plan(family) -> None:
+    """`parent` forwards and `child` backwards reach the same nodes: two such plans took two
+    of the few places in the ranked list (and two walks of the step limit), leaving a third
+    reading out ("X's *alma mater*" read as a parent crowded out `education`)."""
+    kg = family.kg("family")
+    planner = Planner(kg)
+    plans = planner.plans(analyse("who are the parents of Cara Lee", kg))
+    walks = [planner.sem.same_walk(p.hops) for p in plans if not p.constraints]
+    assert len(walks) == len(set(walks))
+    parent = next(r for r in kg.index.rel_ids if kg.label(r) == "parent")
+    child = next(r for r in kg.index.rel_ids if kg.label(r) == "child")
+    assert planner.sem.same_walk([(parent, "out")]) == planner.sem.same_walk([(child, "in")])

@@ -263,13 +263,15 @@ class Planner:
         """The scorer that gave `plan` its score (what its explanation must read)."""
         return self.linear if plan.first_stage else self.ranker
 
-    @staticmethod
-    def _distinct(plans: list[Plan], order: np.ndarray, limit: int) -> list[int]:
-        """The first `limit` indices in `order` whose plans differ."""
+    def _distinct(self, plans: list[Plan], order: np.ndarray, limit: int) -> list[int]:
+        """The first `limit` indices in `order` whose plans differ (walks over a relation
+        stored both ways are one walk: `parent` out is `child` in)."""
         seen, out = set(), []
         for i in order.tolist():
-            if plans[i].key() not in seen:
-                seen.add(plans[i].key())
+            p = plans[i]
+            key = (p.anchor, self.sem.same_walk(p.hops), tuple(p.constraints), tuple(p.filters))
+            if key not in seen:
+                seen.add(key)
                 out.append(i)
                 if len(out) == limit:
                     break

@@ -163,6 +163,20 @@ class RelationSemantics:
                 text = f"whoever has {_noun(self.kg.label(rel))} {text}"
         return text
 
+    def same_walk(self, hops) -> tuple:
+        """Hops as the walk they take: over a relation the KB stores both ways under two
+        names (`parent` / `child`, `spouse` / `spouse`) the walk forwards is the walk
+        backwards over the other, so both read the same (the first by name)."""
+        out = []
+        for rel, direction in hops:
+            other = self.inverse.get(rel)
+            if other is not None and self.inverse.get(other) == rel:
+                flipped = (other, "in" if direction == "out" else "out")
+                out.append(min((rel, direction), flipped))
+            else:
+                out.append((rel, direction))
+        return tuple(out)
+
     def __deepcopy__(self, memo) -> RelationSemantics:
         return self  # read-only and tied to its open KB: copies of a state share it
 
