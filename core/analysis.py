@@ -532,7 +532,7 @@ def _analyse(question: str, text: str, kg: KnowledgeGraph) -> QuestionAnalysis:
             modifiers.update((k - 1, k + 1))
     qa.answer = _answer_type(words, names | compared, modifiers)
     qa.asks_for_others = any(_other_cue(w) for i, w in enumerate(words) if i not in names)
-    qa.asks_for_peers = _asks_for_peers(words, qa.answer.focus)
+    qa.asks_for_peers = _asks_for_peers(words, qa.answer.focus, names)
     _score_words(qa, kg, names)
     return qa
 
@@ -541,7 +541,7 @@ def _other_cue(word: str) -> bool:
     return word in _OTHER_CUES or (word.endswith(_OTHER_SUFFIXES) and len(word) > 6)
 
 
-def _asks_for_peers(words: list[str], focus: int | None) -> bool:
+def _asks_for_peers(words: list[str], focus: int | None, names: set[int] = frozenset()) -> bool:
     """Does a cue for others say what the answers are — "who *else*", "the *other* graduates",
     "X's *teammates*" — rather than something met on the way ("the languages of the films
     that *share* directors with X")?"""
@@ -549,7 +549,18 @@ def _asks_for_peers(words: list[str], focus: int | None) -> bool:
         before = words[focus - 1] if focus > 0 else ""
         if _other_cue(words[focus]) or (_other_cue(before) and before not in _ADDITIVE_CUES):
             return True
+        if words[focus] in ("who", "whom"):  # "who works *alongside* X at the *same* firm":
+            for k in range(focus + 1, len(words)):  # a cue in the clause the question opens
+                if words[k] in RELATIVE_PRONOUNS:
+                    break  # ("who directed the films that *share* actors with X")
+                if k not in names and _other_cue(words[k]) and words[k] not in _ADDITIVE_CUES:
+                    return True
     return any(w == "else" and words[i - 1] in WH_WORDS for i, w in enumerate(words) if i > 0)
+
+
+# pronouns that open a relative clause ("the club *that* X plays for"); core.agents.cok splits
+# a question's clauses at them too
+RELATIVE_PRONOUNS = frozenset("that which who whom whose where when".split())
 
 
 def _tokenize(text: str) -> list[tuple[int, int]]:

@@ -18,6 +18,7 @@ from core.analysis import (
     PARTITIVES,
     PREPOSITIONS,
     QUANTITY_NOUNS,
+    RELATIVE_PRONOUNS,
     WH_WORDS,
     EntityMention,
     QuestionAnalysis,
@@ -26,10 +27,6 @@ from core.analysis import (
     whole_names,
 )
 from core.text import STOPWORDS, word_forms
-
-# pronouns that open a relative clause ("the club *that* X plays for"); core.agents.cok splits
-# a question's clauses at them too
-RELATIVE_PRONOUNS = frozenset("that which who whom whose where when".split())
 
 
 def possessive_parts(words: list[str], end: int) -> list[range]:

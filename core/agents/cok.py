@@ -24,8 +24,7 @@ from pathlib import Path
 from core.agents.llm_agents import CoTAgent, decide, rule_prior
 from core.agents.querygen import generate_query
 from core.agents.rules import RuleAgent
-from core.analysis import QuestionAnalysis, analyse
-from core.chain import RELATIVE_PRONOUNS
+from core.analysis import RELATIVE_PRONOUNS, QuestionAnalysis, analyse
 from core.constraints import _AFTER_VALUE, _BEFORE_VALUE, SUPERLATIVES, Comparison
 from core.judges import node_label
 from core.kg.store import KnowledgeGraph
