@@ -263,7 +263,7 @@ def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int],
     X"), nearest the topic first; an "of" inside a relation's own name ("place of birth")
     joins one part. A part is nouns: a verb ("died of"), another name or no relation word
     ends the chain. `first`: a part already read next to the topic (a relative clause's
-    head, `_clause_head`); the chain goes on before it."""
+    head, `_relative_clause_head`); the chain goes on before it."""
     words, sem = qa.words, qa.semantics
     # the tokens of relation names written out whole
     inside = {i for _, span in whole_names(words, sem, topic.start) for i in span}
@@ -296,6 +296,7 @@ def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int],
     return parts
 
 
+# the relative pronouns a clause said of a noun before it opens ("the company *that* …")
 CLAUSE_PRONOUNS = frozenset("that who which whom".split())
 
 
@@ -304,14 +305,14 @@ def _linked_heads(qa: QuestionAnalysis, topic: EntityMention) -> list[set[int]]:
     nearest first: "the *person* who runs the *company* behind X" (each a hop; an "of" chain
     outside them is read by `_of_parts`)."""
     heads: list[set[int]] = []
-    end = topic.start
-    while (head := _clause_head(qa.words, end) or _prepositional_head(qa.words, end)) is not None:
+    end, words = topic.start, qa.words
+    while (head := _relative_clause_head(words, end) or _prepositional_head(words, end)):
         heads.append(head)
         end = min(head)
     return heads
 
 
-def _clause_head(words: list[str], end: int) -> set[int] | None:
+def _relative_clause_head(words: list[str], end: int) -> set[int] | None:
     """The noun phrase a relative clause ending at token `end` says something of: "the
     *company* that builds X", "the *person* who works for X", "*firms* that are based in X"
     (the head's tokens, from its article); None where no such clause ends there."""
