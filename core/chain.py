@@ -330,10 +330,11 @@ def _relative_clause_head(words: list[str], end: int) -> set[int] | None:
 
 
 def _prepositional_head(words: list[str], end: int) -> set[int] | None:
-    """The noun phrase a preposition other than "of" links to the phrase at token `end`:
-    "the *company* behind X" (an "of" chain is read by `_of_parts`)."""
+    """The noun phrase a preposition of `PREPOSITIONS` ("behind", "among", "near" …; not the
+    common "in", "by", nor "of", whose chain `_of_parts` reads) links to the phrase at token
+    `end`: "the *company* behind X"."""
     k = end - 1
-    if k < 1 or words[k] not in PREPOSITIONS or words[k] == "of":
+    if k < 1 or words[k] not in PREPOSITIONS:
         return None
     return _head_before(words, k)
 

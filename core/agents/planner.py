@@ -23,7 +23,7 @@ from core.agents.plan_ranker import PlanRanker
 from core.analysis import TAU_SOFT, EntityMention, QuestionAnalysis, role_codes, said_senses
 from core.answer_types import answer_fit, implies_first_hop, nearest_relation, rule_type_fit
 from core.constraints import Comparison
-from core.kg.semantics import semantics_for
+from core.kg.semantics import RelationSemantics, semantics_for
 from core.kg.store import KnowledgeGraph
 from core.path_fit import (
     LITERAL_ANSWERS,
@@ -183,8 +183,11 @@ class Plan:
     exclude_topic: bool = False  # the topic entity is never an answer of this plan
     first_stage: bool = False  # scored by the linear first stage alone (a clear winner)
 
-    def key(self) -> tuple:
-        return (self.anchor, tuple(self.hops), tuple(self.constraints), tuple(self.filters))
+    def key(self, sem: RelationSemantics) -> tuple:
+        """What makes two plans the same: walks over a relation stored both ways are one walk
+        (`parent` out is `child` in, `RelationSemantics.same_walk`)."""
+        return (self.anchor, sem.same_walk(self.hops), tuple(self.constraints),
+                tuple(self.filters))  # fmt: skip
 
     @property
     def used(self) -> tuple[EntityMention, ...]:
@@ -264,12 +267,10 @@ class Planner:
         return self.linear if plan.first_stage else self.ranker
 
     def _distinct(self, plans: list[Plan], order: np.ndarray, limit: int) -> list[int]:
-        """The first `limit` indices in `order` whose plans differ (walks over a relation
-        stored both ways are one walk: `parent` out is `child` in)."""
+        """The first `limit` indices in `order` whose plans differ (`Plan.key`)."""
         seen, out = set(), []
         for i in order.tolist():
-            p = plans[i]
-            key = (p.anchor, self.sem.same_walk(p.hops), tuple(p.constraints), tuple(p.filters))
+            key = plans[i].key(self.sem)
             if key not in seen:
                 seen.add(key)
                 out.append(i)
