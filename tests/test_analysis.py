@@ -2480,3 +2480,35 @@ def test_walks_over_a_relation_stored_both_ways_are_one_plan(family) -> None:
     parent = next(r for r in kg.index.rel_ids if kg.label(r) == "parent")
     child = next(r for r in kg.index.rel_ids if kg.label(r) == "child")
     assert planner.sem.same_walk([(parent, "out")]) == planner.sem.same_walk([(child, "in")])
+
+
+def _clubs_kb() -> list[tuple[str, str, str]]:
+    """Four clubs, each with a home city, a founding year, a coach and three players; every
+    person with a citizenship (a country) and a birth year."""
+    rows = []
+    countries = ("Norway", "Chile", "Kenya", "Japan")
+    cities = {"Bergen": "Norway", "Valdivia": "Chile", "Mombasa": "Kenya", "Sendai": "Japan"}
+    for i, (club, city) in enumerate(zip(("Fjord FC", "Andes United", "Coast Stars",
+                                          "Bay Rovers"), cities, strict=True)):
+        coach = ("Ola Dahl", "Juan Soto", "Ken Ouma", "Rin Sato")[i]
+        rows += [(club, "home city", city), (city, "country", cities[city]),
+                 (club, "founded", str(1900 + 7 * i)), (club, "coach", coach),
+                 (coach, "citizenship", countries[(i + 1) % 4]),
+                 (coach, "birth year", str(1960 + i))]
+        for j in range(3):
+            player = f"Player {i}{j}"
+            rows += [(player, "plays for", club),
+                     (player, "citizenship", countries[(i + j + 2) % 4]),
+                     (player, "birth year", str(1990 + j))]
+    return rows
+
+
+def test_where_walks_on_from_a_person(tmp_path: Path) -> None:
+    """ "*Where* is the coach of X from": the coach is a person, no place; the judge does not
+    take them, so the loop walks on over the ranked plan that reaches places, though no word
+    names its last hop (`citizenship`)."""
+    engine = _imported(tmp_path, "clubs", _clubs_kb())
+    for question, expected in (("Where is the coach of Fjord FC from?", ["Chile"]),
+                               ("Where is Player 21's club's coach from?", ["Japan"]),
+                               ("who is the coach of Coast Stars", ["Ken Ouma"])):
+        assert engine.ask(question, kb="clubs").answer_labels == expected, question

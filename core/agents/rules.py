@@ -32,6 +32,8 @@ TOPIC_ANSWER = 0.5  # score factor of the topic entity as an answer: after every
 MIN_ANSWER_REWARD = 0.01  # about zero: the judge finds nothing of the question; answer nothing
 DETOUR_REWARD = 0.5  # an uncued out-and-back detour below this answers another question
 EXTEND_MARGIN = 1.0  # a longer plan is walked on only if it scores this close to the current
+WRONG_KIND = -0.95  # type fit (core.answer_types, [-1, 1]) at the KB's average role or below
+KIND_LIFT = 0.5  # ... and how much better a longer plan must fit to walk on regardless of score
 SWITCH_LOSS = 0.3  # after an empty query, another plan is tried only if it explains about as much
 
 
@@ -126,7 +128,8 @@ class RuleAgent:
         parts = len(plan.constraints) + len(plan.filters)
         if run.part_i < parts:
             return self._keep(run, self._part_action(state, plan, run.part_i))
-        longer = self._extension(run.plans, run.plan_i, typed_by_rule(run.analysis))
+        longer = self._extension(run.plans, run.plan_i, typed_by_rule(run.analysis),
+                                 asks_origin(run.analysis))
         if self.guide is not None:
             return self._keep(run, self._guided_completion(state, plan, longer))
         if longer is None:
@@ -347,23 +350,31 @@ class RuleAgent:
         )
 
     @staticmethod
-    def _extension(plans: list[Plan], current: int, typed: bool = False) -> int | None:
+    def _extension(plans: list[Plan], current: int, typed: bool = False,
+                   where: bool = False) -> int | None:
         """A ranked plan that continues the current one and explains more of the question
         (another hop only helps if it explains words the current path leaves unexplained) —
-        or, where a rule types the answer (`typed`), one that gives the kind asked for."""
+        or, where a rule types the answer (`typed`), one that gives the kind asked for; or,
+        where the question asks where something is from (`where`), one that reaches places
+        where the current reaches none."""
         base = plans[current]
         base_fit = _type_fit(base)
         for i, other in enumerate(plans):
             # the current answers are the wrong kind and the longer plan's the right one
             # ("what *types* are the films X directed": films, then their genres)
             righted = typed and base_fit < 0 < _type_fit(other)
+            # "where … from": the current answers are no more a place than the KB's average role
+            # gives ("*where* is X's manager from": a person) and the longer plan's clearly
+            # more so: the judge will not take them, so the plan walks on whatever it scores
+            lifted = where and base_fit <= WRONG_KIND and _type_fit(other) >= base_fit + KIND_LIFT \
+                and other.features.get("coverage", 0) >= base.features.get("coverage", 0)
             if other.features.get("coverage", 0) <= base.features.get("coverage", 0) + 0.05 \
-                    and not righted:  # fmt: skip
+                    and not (righted or lifted):  # fmt: skip
                 continue
             # a longer plan that also gives the kind of answer asked for where the current
             # one does not ("in which *country* was X born": a city) may score further below
             gain = min(2.0 if righted else 1.0, max(0.0, _type_fit(other) - base_fit))
-            if other.score < base.score - EXTEND_MARGIN * (1 + gain):
+            if other.score < base.score - EXTEND_MARGIN * (1 + gain) and not lifted:
                 continue
             # "which *movies*" asks for things: a hop on to bare values (genres, tags) explains
             # the noun by what the values sound like, not by what was asked for
@@ -716,6 +727,12 @@ def linked_entities(kg: KnowledgeGraph, qa: QuestionAnalysis) -> list[dict]:
         }
         for m in qa.entities[:5]
     ]
+
+
+def asks_origin(qa: QuestionAnalysis) -> bool:
+    """ "*Where* is X *from*?", "where does X's coach come *from*": a place of origin."""
+    words = [w for w in qa.words if w]
+    return qa.answer.wh == "place" and bool(words) and words[-1] == "from"
 
 
 def _uncued_detour(reading) -> bool:
