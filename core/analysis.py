@@ -885,16 +885,16 @@ def _strands_preposition(words: list[str], wh: int) -> bool:
     ("who does X play *for*"), or before another preposition or a clause ("who does X turn
     out *for* at international level", "who does X line up *for* when …")? Then "who" is that
     object: a team or a company as often as a person ("by" asks for an agent)."""
-    if next((w for w in reversed(words) if w), "") in _STRANDABLE:
+    if next((w for w in reversed(words) if w), "") in STRANDABLE:
         return True
     for k in range(wh + 2, len(words) - 1):
-        if words[k] in _STRANDABLE and (words[k + 1] in _STRANDABLE
+        if words[k] in STRANDABLE and (words[k + 1] in STRANDABLE
                                         or words[k + 1] in _CLAUSE_AFTER):  # fmt: skip
             return True
     return False
 
 
-_STRANDABLE = frozenset("for with against at to from in on".split())
+STRANDABLE = frozenset("for with against at to from in on".split())
 # prepositions that open a phrase of their own after a copula ("which was *in* the film X")
 _PHRASE_PREPOSITIONS = frozenset("in on at by with from into inside".split())
 # a clause that follows a stranded preposition ("… line up *for when* …"); not a relative

@@ -19,6 +19,7 @@ from core.analysis import (
     PREPOSITIONS,
     QUANTITY_NOUNS,
     RELATIVE_PRONOUNS,
+    STRANDABLE,
     WH_WORDS,
     EntityMention,
     QuestionAnalysis,
@@ -124,6 +125,20 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
             # subject, a hop of its own however weakly it names one ("where does X's CEO *work*")
         else:  # "who did X's wife have *as kids*": what follows the verb after the subject
             predicate = set(range(j, n))
+    clause = _subject_clause(qa.words, topic) if not parts else None
+    if clause is not None:
+        # "the *team* (that) X plays for is located in what *country*": the clause's head is
+        # a hop from the topic (its subject), each "of" part outside it one more, and what
+        # the question says of the head — its own predicate after the clause, or a noun asked
+        # about that names a relation the chain's last part does not — one more
+        head, end = clause
+        chain = _of_parts(qa, topic, needy, [head])
+        after = set(range(end, n)) & needy
+        focus = qa.answer.focus
+        asked = focus is not None and focus in needy and focus < min(chain[-1]) \
+            and _best_relation(qa, {focus}) - _best_relation(qa, chain[-1] & needy) != set()
+        qa._cache[key] = length = len(chain) + bool(after or asked)
+        return length
     heads = _linked_heads(qa, topic) if not parts else []
     if heads:
         # "the *head* of the *company* that builds X": the clause's head is a hop from the
@@ -223,6 +238,12 @@ def _focus_names_its_own(qa: QuestionAnalysis, needy: set[int], chain: set[int],
     return float(reach.max() - near) >= FOCUS_KIND_GAP
 
 
+def _best_relation(qa: QuestionAnalysis, tokens: set[int]) -> set[int]:
+    """The relation each of these words names best (by meaning), as one set."""
+    rows = {t: r for r, t in enumerate(qa.word_tokens)}
+    return {int(np.argmax(qa.scores[rows[t]])) for t in tokens if t in rows}
+
+
 def _needy(qa: QuestionAnalysis) -> set[int]:
     """Tokens of relation words that need explaining enough to be a chain's part."""
     needy = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities) if qa.need[r] > CHAIN_NEED}
@@ -298,6 +319,30 @@ def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int],
 
 # the relative pronouns a clause said of a noun before it opens ("the company *that* …")
 CLAUSE_PRONOUNS = frozenset("that who which whom".split())
+
+
+def _subject_clause(words: list[str], topic: EntityMention) -> tuple[set[int], int] | None:
+    """The noun phrase a relative clause whose subject is the topic says something of, and
+    the token after the clause: "the *team* (that) X plays for", "the *firm* X works for is
+    based in …". The clause is the topic, one verb and its stranded prepositions, then the
+    question's end or its own verb. Without a pronoun, after an inverted auxiliary ("what
+    country *is* the team X plays for in", "how many seats *does* the ground of the club X
+    plays for have") the verb must be inflected for its subject (-s: "plays"), or it is the
+    question's own ("when *was* the film X released", "where *does* the club X play")."""
+    k, v = topic.start, topic.end
+    pronoun = k >= 1 and words[k - 1] in CLAUSE_PRONOUNS
+    head = _head_before(words, k - 1 if pronoun else k)
+    if head is None or v >= len(words) or not words[v].isalpha() or words[v] in STOPWORDS:
+        return None
+    end = v + 1
+    while end < len(words) and words[end] in STRANDABLE:
+        end += 1
+    if end < len(words) and words[end] and words[end] not in AUXILIARIES:
+        return None  # the verb has an object, or the topic's name goes on
+    inverted = any(w in AUXILIARIES for w in words[: min(head)])
+    if not pronoun and inverted and (not words[v].endswith("s") or words[v].endswith("ss")):
+        return None
+    return head, end
 
 
 def _linked_heads(qa: QuestionAnalysis, topic: EntityMention) -> list[set[int]]:

@@ -2356,6 +2356,26 @@ def test_a_relative_clause_ending_at_the_topic_is_a_hop(family, question, hops) 
     assert chain_length(qa, topic) == hops
 
 
+@pytest.mark.parametrize(
+    ("question", "hops"),
+    [("the city Ann Lee lives in is located in what country", 2),  # the clause's predicate
+     ("In which country is the city that Ann Lee lives in?", 2),  # the noun asked about
+     ("who is the wife of the man Ann Lee works for", 2),  # an "of" part outside it
+     ("Name the man Ann Lee works for", 1),
+     ("what is the name of the city Ann Lee lives in", 1),  # a frame word, no relation
+     ("where does the person Ann Lee live", 0),  # uninflected: the question's own verb
+     ("when was the man Ann Lee born", 0),  # a participle after "was": the question's
+     ("who married the man Ann Lee", 0)],  # no verb after the topic: an apposition
+)  # fmt: skip
+def test_a_relative_clause_with_the_topic_as_subject_is_a_hop(family, question, hops) -> None:
+    """ "the *team* (that) X plays for is located in what *country*": the clause's head is a
+    hop from the topic, its subject, and what the question says of the head one more. Without
+    it the chain read nothing, and a one-hop plan (X's national team, a country) answered."""
+    qa = analyse(question, family.kg("family"))
+    topic = next(m for m in qa.entities if m.text == "Ann Lee")
+    assert chain_length(qa, topic) == hops
+
+
 @pytest.mark.slow  # imports a dev KB of 8k triples
 def test_a_relative_clause_chain_is_walked_to_its_end(tmp_path: Path) -> None:
     """ "the alma mater of the boss of the company that makes X" is three hops (the company,
