@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import unicodedata
 from functools import lru_cache
@@ -142,12 +143,14 @@ CACHE_TEXTS = 50_000  # memoised sentence vectors (≈ 77 MB at most)
 
 
 class SentenceModel:
-    """all-MiniLM-L6-v2 itself, its six transformer layers in numpy (int8 weights): reads a
-    phrase in context ("tie the knot with", "passed on"), which static word vectors cannot.
-    Slower than `TextModel` (≈ milliseconds per short text), so callers embed whole phrases
-    (a question, a verbalised path) once and cache them."""
+    """all-MiniLM-L6-v2 itself (int8 weights, float32 at run time): reads a phrase in context
+    ("tie the knot with", "passed on"), which static word vectors cannot. Its six transformer
+    layers run in ONNX Runtime where it is installed (`OrtLayers`, about twice as fast) and
+    in numpy otherwise, on the same weights. Slower than `TextModel` (milliseconds per short
+    text), so callers embed whole phrases (a question, a verbalised path) once and cache them."""
 
-    def __init__(self, vocab: list[str], weights: dict[str, np.ndarray], config: dict):
+    def __init__(self, vocab: list[str], weights: dict[str, np.ndarray], config: dict,
+                 backend: str = "auto"):  # fmt: skip
         self.vocab = {token: i for i, token in enumerate(vocab)}
         self.w = weights
         self.heads = int(config["num_attention_heads"])
@@ -157,9 +160,12 @@ class SentenceModel:
         self._cls, self._sep = self.vocab["[CLS]"], self.vocab["[SEP]"]
         self._unk = self.vocab.get("[UNK]")
         self._cache: dict[str, np.ndarray] = {}
+        self.layers_run = None if backend == "numpy" else OrtLayers.open(weights, backend == "onnx")
+        self.backend = "onnxruntime" if self.layers_run is not None else "numpy"
 
     @classmethod
-    def load(cls, directory: Path = SENTENCE_DIR) -> SentenceModel:
+    def load(cls, directory: Path = SENTENCE_DIR, backend: str = "auto") -> SentenceModel:
+        """`backend`: "auto" (ONNX Runtime where installed, else numpy), "onnx" or "numpy"."""
         vocab = (directory / "vocab.txt").read_text(encoding="utf-8").splitlines()
         weights: dict[str, np.ndarray] = {}
         with np.load(directory / "weights.npz") as data:
@@ -173,7 +179,7 @@ class SentenceModel:
                         value = value.T.copy()  # a Linear is stored (out, in)
                 weights[name.removeprefix("bert.")] = value
         config = json.loads((directory / "config.json").read_text())
-        return cls(vocab, weights, config)
+        return cls(vocab, weights, config, backend)
 
     def ids(self, text: str, limit: int = 64) -> list[int]:
         pieces = [i for w in _pre_tokens(text) for i in wordpiece(w, self.vocab, self._unk)]
@@ -206,6 +212,16 @@ class SentenceModel:
              + w["embeddings.token_type_embeddings.weight"][0])  # fmt: skip
         x = self._norm(x, "embeddings.LayerNorm")
         bias = (1.0 - mask)[:, None, None, :] * np.float32(-1e9)
+        if self.layers_run is not None:
+            x = self.layers_run(x, bias)
+        else:
+            x = self._layers(x, bias)
+        pooled = (x * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-9)
+
+    def _layers(self, x: np.ndarray, bias: np.ndarray) -> np.ndarray:
+        """The transformer layers in numpy (what `layers.onnx` computes, op for op)."""
+        n, length = x.shape[:2]
         h, d = self.heads, self.dim // self.heads
         scale = np.float32(1.0 / np.sqrt(d))  # a float64 scalar would turn every layer float64
         for layer in range(self.layers):
@@ -226,8 +242,7 @@ class SentenceModel:
             cube = mid * mid * mid  # `mid**3` goes through a generic pow, ~200x slower
             mid = 0.5 * mid * (1.0 + np.tanh(0.7978845608 * (mid + 0.044715 * cube)))
             x = self._norm(x + self._linear(mid, p + "output.dense"), p + "output.LayerNorm")
-        pooled = (x * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
-        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-9)
+        return x
 
     def _linear(self, x: np.ndarray, name: str) -> np.ndarray:
         """One 2-D matrix product (a 3-D `@` runs one small product per text, ~10x slower)."""
@@ -242,7 +257,48 @@ class SentenceModel:
             name + ".bias"]  # fmt: skip
 
 
+class OrtLayers:
+    """The transformer layers run by ONNX Runtime from `layers.onnx` (made by
+    `scripts/build_context_model.py --graph`): a graph without weights, whose initializers are
+    handed the float32 arrays the numpy layers use, so both agree to float rounding. Faster
+    on short texts (its kernels pack the weight matrices once); threads do not spin between
+    runs, which would starve the planner's Python on a small machine."""
+
+    def __init__(self, session):
+        self.session = session
+
+    @classmethod
+    def open(cls, weights: dict[str, np.ndarray], required: bool = False) -> OrtLayers | None:
+        """The runner, or None where onnxruntime or the graph is missing (`required`: raise)."""
+        try:
+            import onnxruntime as ort
+
+            graph = LAYERS_GRAPH.read_bytes()
+        except (ImportError, OSError):
+            if required:
+                raise
+            return None
+        opts = ort.SessionOptions()
+        opts.inter_op_num_threads = 1
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        names = [k for k in weights if k.startswith("encoder.")]
+        # (the session reads these arrays in place: `weights` outlives it)
+        opts.add_external_initializers(
+            names, [ort.OrtValue.ortvalue_from_numpy(weights[k]) for k in names])
+        session = ort.InferenceSession(graph, opts, providers=["CPUExecutionProvider"])
+        return cls(session)
+
+    def __call__(self, x: np.ndarray, bias: np.ndarray) -> np.ndarray:
+        feeds = {"x": np.ascontiguousarray(x, np.float32),
+                 "bias": np.ascontiguousarray(bias, np.float32)}  # fmt: skip
+        return self.session.run(None, feeds)[0]
+
+
+LAYERS_GRAPH = SENTENCE_DIR / "layers.onnx"
+
+
 @lru_cache(maxsize=1)
 def sentence_model() -> SentenceModel:
-    """The process's sentence encoder (read-only weights shared by every KB)."""
-    return SentenceModel.load()
+    """The process's sentence encoder (read-only weights shared by every KB); where its layers
+    run: `$KNOWLOOP_ENCODER` (auto, onnx or numpy; default auto)."""
+    return SentenceModel.load(backend=os.environ.get("KNOWLOOP_ENCODER", "auto"))

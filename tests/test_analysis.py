@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from core.agents.planner import Planner
@@ -643,6 +644,26 @@ def test_the_contextual_encoder_stays_in_single_precision() -> None:
     assert batch.dtype.name == "float32"
     alone = model._forward([model.ids(texts[0])])[0]
     assert float(alone @ batch[0]) > 1 - 1e-5
+
+
+def test_the_encoder_layers_agree_in_onnx_runtime_and_numpy(monkeypatch) -> None:
+    """ONNX Runtime runs the layers by default (the weights its graph leaves out are the numpy
+    layers' own arrays): both read every text alike, alone or padded in a batch; where the
+    graph (or onnxruntime) is missing, "auto" falls back to numpy and "onnx" says so."""
+    import core.textmodel as tm
+
+    fast, plain = tm.SentenceModel.load(), tm.SentenceModel.load(backend="numpy")
+    assert (fast.backend, plain.backend) == ("onnxruntime", "numpy")
+    texts = ["who did X tie the knot with", "the place of birth of the spouse of the parent of X",
+             "X"]  # fmt: skip
+    batch = [fast.ids(t) for t in texts]
+    a, b = fast._forward(batch), plain._forward(batch)
+    assert a.dtype.name == "float32" and np.abs(a - b).max() < 1e-5
+    assert np.abs(fast._forward(batch[:1])[0] - b[0]).max() < 1e-5
+    monkeypatch.setattr(tm, "LAYERS_GRAPH", Path("/nonexistent/layers.onnx"))
+    assert tm.SentenceModel.load().backend == "numpy"
+    with pytest.raises(OSError):
+        tm.SentenceModel.load(backend="onnx")
 
 
 def test_a_path_reads_out_from_its_topic(family) -> None:
