@@ -9,19 +9,19 @@ extended by one hop when a ranked plan continues it.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict
 
 import numpy as np
 
 from core.agents.plan_ranker import PlanRanker
+from core.agents.plan_run import MIN_ANSWER_REWARD, SWITCH_LOSS, RulePlanRun
 from core.agents.planner import Filter, Plan, Planner, coverage_ceiling, floored, rule_prior
 from core.analysis import HOP_EXPLAINED, QuestionAnalysis, analyse, role_codes
 from core.answer_types import attribute_agreement, hop_kind, typed_by_rule
 from core.chain import chain_length
-from core.judges import TYPE_MISMATCH
 from core.kg.source import path_sparql
 from core.kg.store import KnowledgeGraph
-from core.loop import Reading, State
+from core.loop import State
 from core.path_fit import explain
 from core.trace import Action, Answer, Step
 from core.wkm.actions import STOP, path_keys
@@ -29,59 +29,7 @@ from core.wkm.guide import Guide, with_stop
 
 MAX_ANSWERS_WITH_EVIDENCE = 25
 TOPIC_ANSWER = 0.5  # score factor of the topic entity as an answer: after every other one
-MIN_ANSWER_REWARD = 0.01  # about zero: the judge finds nothing of the question; answer nothing
 DETOUR_REWARD = 0.5  # an uncued out-and-back detour below this answers another question
-EXTEND_MARGIN = 1.0  # a longer plan is walked on only if it scores this close to the current
-WRONG_KIND = -0.95  # type fit (core.answer_types, [-1, 1]) at the KB's average role or below
-KIND_LIFT = 0.5  # ... and how much better a longer plan must fit to walk on regardless of score
-SWITCH_LOSS = 0.3  # after an empty query, another plan is tried only if it explains about as much
-
-
-def _type_fit(plan: Plan) -> float:
-    """How well where the plan ends fits the kind of answer asked for (its `type_*`
-    features: one is set, in [-1, 1]) — but for "who", which is said of firms and clubs as
-    well ("who are X's rivals")."""
-    return sum(v for k, v in plan.features.items()
-               if k.startswith("type_") and k not in ("type_rule", "type_person"))
-
-
-@dataclass
-class JudgedAnswer:
-    """A complete plan's result as the judge scored it: what the run answers when every
-    step after it does worse (a longer plan that finds nothing, a dead end at the step
-    limit)."""
-
-    step: int
-    reward: float
-    frontier: dict
-    support: dict
-    reading: Reading
-
-
-@dataclass
-class RulePlanRun:
-    """The rule agent's own state for one run (no other part reads it)."""
-
-    question: str
-    analysis: QuestionAnalysis
-    plans: list[Plan]
-    plan_i: int = 0
-    hop_i: int = 0
-    part_i: int = 0  # constraints, then filters, applied after the hops
-    failed: set = field(default_factory=set)  # (anchor, hops) prefixes that found nothing
-    # ... and those that found only the topic entity, which a plan ending there may answer
-    # ("which team does the X captain play for": X)
-    back_to_topic: set = field(default_factory=set)
-    # what each walked prefix reached (`_prefix_key` -> frontier, support, arrival, step): a
-    # plan that starts with it goes on from there instead of walking it again
-    reached: dict = field(default_factory=dict)
-    last_action: Action | None = None
-    why: dict = field(default_factory=dict)  # id(plan) -> what the trace shows of it
-    best: JudgedAnswer | None = None  # the best-judged complete plan so far
-
-    @property
-    def plan(self) -> Plan:
-        return self.plans[self.plan_i]
 
 
 class RuleAgent:
@@ -113,7 +61,7 @@ class RuleAgent:
             return None
         last = state.last_step  # the latest step, even when reasoning on a snapshot
         if last is not None and last.action is run.last_action:
-            self._remember(run, state, last)
+            run.remember(state, last)
             if last.action.kind == "hop" and last.candidates and not last.error:
                 run.reached[self._prefix_key(run.plan, run.hop_i)] = (
                     state.frontier, state.support, state.arrival, last.index)
@@ -128,8 +76,7 @@ class RuleAgent:
         parts = len(plan.constraints) + len(plan.filters)
         if run.part_i < parts:
             return self._keep(run, self._part_action(state, plan, run.part_i))
-        longer = self._extension(run.plans, run.plan_i, typed_by_rule(run.analysis),
-                                 asks_origin(run.analysis))
+        longer = run.extension(typed_by_rule(run.analysis), asks_origin(run.analysis))
         if self.guide is not None:
             return self._keep(run, self._guided_completion(state, plan, longer))
         if longer is None:
@@ -182,23 +129,6 @@ class RuleAgent:
     def started(self, state: State) -> bool:
         """Has this agent read and planned the question of this run yet?"""
         return self._state is state
-
-    @staticmethod
-    def _remember(run: RulePlanRun, state: State, last: Step) -> None:
-        """Keep the result of a plan just completed, or of a plan's hops so far, when the
-        judge scores it best so far."""
-        plan = run.plan
-        complete = run.hop_i >= len(plan.hops) and run.part_i >= (
-            len(plan.constraints) + len(plan.filters))  # fmt: skip
-        # ... or the hops walked so far, judged with the parts still to come held against
-        # them, where they reach the kind of thing asked for: what the run answers when
-        # every longer walk finds nothing
-        complete = complete or (run.part_i == 0 and last.action.kind == "hop"
-                                and (last.answer_fit or 0.0) > TYPE_MISMATCH)  # fmt: skip
-        best = run.best.reward if run.best else MIN_ANSWER_REWARD
-        if complete and last.candidates and not last.error and last.reward >= best:
-            run.best = JudgedAnswer(last.index, last.reward, dict(state.frontier),
-                                    dict(state.support), replace(state.reading))  # fmt: skip
 
     def _fall_back(self, state: State, memory: list[Step]) -> float:
         """When the run ends worse than a complete plan it judged before (nothing found after
@@ -253,17 +183,17 @@ class RuleAgent:
             prefix = (failed.anchor, tuple(failed.hops[: run.hop_i]))
             if self._back_to_topic(last):
                 run.back_to_topic.add(prefix)
-                self._end_at_topic(run, failed, list(prefix[1]))
+                run.end_at_topic(failed, list(prefix[1]))
             else:
                 run.failed.add(prefix)
         run.plan_i += 1
-        while run.plan_i < len(run.plans) and self._dead(run, run.plan):
+        while run.plan_i < len(run.plans) and run.dead(run.plan):
             run.plan_i += 1
         run.hop_i, run.part_i = 0, 0
         if run.plan_i >= len(run.plans):
             state.stop_reason = f"{why}, and no other plan is left"
             return None
-        self._keep_coverage(run, failed)
+        run.keep_coverage(failed)
         lost = failed.features.get("coverage", 0.0) - run.plan.features.get("coverage", 0.0)
         if lost > SWITCH_LOSS:  # the KB lacks the fact asked for: say so, do not guess
             state.stop_reason = (
@@ -284,21 +214,6 @@ class RuleAgent:
                                          f"plan were walked at step {walked[3]}")  # fmt: skip
         return action
 
-    def _keep_coverage(self, run: RulePlanRun, failed: Plan) -> None:
-        """After a failed plan, the next tried is the best ranked one that explains about as
-        much of the question (within SWITCH_LOSS), where the next in rank explains far less:
-        "where is the university of X's CEO located" — a walk through X's chairperson found
-        nothing, the next two plans leave "CEO" and "university" unexplained, the fourth
-        (CEO, educated at, located in) explains all."""
-        covered = failed.features.get("coverage", 0.0) - SWITCH_LOSS
-        if run.plan.features.get("coverage", 0.0) >= covered:
-            return
-        later = range(run.plan_i + 1, len(run.plans))
-        better = next((i for i in later if run.plans[i].features.get("coverage", 0.0) >= covered
-                       and not self._dead(run, run.plans[i])), None)  # fmt: skip
-        if better is not None:
-            run.plans.insert(run.plan_i, run.plans.pop(better))
-
     def _prefix_key(self, plan: Plan, n: int) -> tuple:
         """What decides the nodes the plan's first n hops reach: the topic, the hops, what
         each hop's word says its nodes are, where the walk may pass through the topic, and
@@ -316,18 +231,6 @@ class RuleAgent:
                 return n
         return 0
 
-    @staticmethod
-    def _end_at_topic(run: RulePlanRun, failed: Plan, hops: list) -> None:
-        """A walk that came back only to the topic: where a ranked plan is that walk and may
-        answer its topic ("who owns X's subsidiaries?" is X), it is tried next, before the
-        step limit ends the run on other walks."""
-        later = run.plans[run.plan_i + 1 :]
-        ending = next((p for p in later if p.anchor == failed.anchor and p.hops == hops
-                       and not p.exclude_topic), None)  # fmt: skip
-        if ending is not None:
-            run.plans.remove(ending)
-            run.plans.insert(run.plan_i + 1, ending)
-
     def _back_to_topic(self, last: Step) -> bool:
         """Did an empty hop come back only to the topic entity (which it leaves out)?"""
         p = last.action.params
@@ -336,61 +239,6 @@ class RuleAgent:
         reached = self.kg.edges_from(p["from"], p["relation"], p["direction"])
         nodes = {n for found in reached.values() for n in found}
         return nodes == {p["anchor"]}
-
-    @staticmethod
-    def _dead(run: RulePlanRun, plan: Plan) -> bool:
-        """Does the plan start with a path that already found nothing (or only the topic
-        entity, where the plan goes on from it or never answers it)?"""
-        def starts(anchor: str, hops: tuple) -> bool:
-            return anchor == plan.anchor and tuple(plan.hops[: len(hops)]) == hops
-
-        return any(starts(*walk) for walk in run.failed) or any(
-            starts(anchor, hops) and (len(plan.hops) > len(hops) or plan.exclude_topic)
-            for anchor, hops in run.back_to_topic
-        )
-
-    @staticmethod
-    def _extension(plans: list[Plan], current: int, typed: bool = False,
-                   where: bool = False) -> int | None:
-        """A ranked plan that continues the current one and explains more of the question
-        (another hop only helps if it explains words the current path leaves unexplained) —
-        or, where a rule types the answer (`typed`), one that gives the kind asked for; or,
-        where the question asks where something is from (`where`), one that reaches places
-        where the current reaches none."""
-        base = plans[current]
-        base_fit = _type_fit(base)
-        for i, other in enumerate(plans):
-            # the current answers are the wrong kind and the longer plan's the right one
-            # ("what *types* are the films X directed": films, then their genres)
-            righted = typed and base_fit < 0 < _type_fit(other)
-            # "where … from": the current answers are no more a place than the KB's average role
-            # gives ("*where* is X's manager from": a person) and the longer plan's clearly
-            # more so: the judge will not take them, so the plan walks on whatever it scores
-            lifted = where and base_fit <= WRONG_KIND and _type_fit(other) >= base_fit + KIND_LIFT \
-                and other.features.get("coverage", 0) >= base.features.get("coverage", 0)
-            if other.features.get("coverage", 0) <= base.features.get("coverage", 0) + 0.05 \
-                    and not (righted or lifted):  # fmt: skip
-                continue
-            # a longer plan that also gives the kind of answer asked for where the current
-            # one does not ("in which *country* was X born": a city) may score further below
-            gain = min(2.0 if righted else 1.0, max(0.0, _type_fit(other) - base_fit))
-            if other.score < base.score - EXTEND_MARGIN * (1 + gain) and not lifted:
-                continue
-            # "which *movies*" asks for things: a hop on to bare values (genres, tags) explains
-            # the noun by what the values sound like, not by what was asked for
-            if other.features.get("value_answer", 0) > base.features.get("value_answer", 0) \
-                    and not righted:  # fmt: skip
-                continue
-            if (
-                i != current
-                and other.anchor == base.anchor
-                and len(other.hops) > len(base.hops)
-                and other.hops[: len(base.hops)] == base.hops
-                and not other.constraints
-                and not other.filters
-            ):
-                return i
-        return None
 
     # -- the World Knowledge Model's say (core.wkm.guide) --------------------------------
     def _next_hop(self, state: State, hop_i: int) -> Action:
