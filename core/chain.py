@@ -134,18 +134,18 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         head, end = clause
         chain = _of_parts(qa, topic, needy, [head])
         after = set(range(end, n)) & needy
-        focus = qa.answer.focus
-        asked = focus is not None and focus in needy and focus < min(chain[-1]) \
-            and _best_relation(qa, {focus}) - _best_relation(qa, chain[-1] & needy) != set()
-        qa._cache[key] = length = len(chain) + bool(after or asked)
+        qa._cache[key] = length = len(chain) + bool(after or _said_before(qa, needy, chain))
         return length
     heads = _linked_heads(qa, topic) if not parts else []
     if heads:
         # "the *head* of the *company* that builds X": the clause's head is a hop from the
-        # topic (its verb links them), each "of" part outside it one more, and a predicate
-        # after the topic ("which university did … *attend*") one more
+        # topic (its verb links them), each "of" part outside it one more, and what the
+        # question says of the outermost — a predicate after the topic ("which university
+        # did … *attend*"), a relation word before it ("who *acted* in the films directed
+        # by X") — one more
         chain = _of_parts(qa, topic, needy, heads)
-        length = len(chain) + bool(_predicate_after(qa, topic) & needy)
+        length = len(chain) + bool(_predicate_after(qa, topic) & needy
+                                   or _said_before(qa, needy, chain))
         qa._cache[key] = length
         return length
     of_chain = _of_parts(qa, topic, needy)
@@ -236,6 +236,16 @@ def _focus_names_its_own(qa: QuestionAnalysis, needy: set[int], chain: set[int],
     named = [int(np.argmax(qa.scores[r])) for r in chain_rows]
     near = max(max(reach[2 * r], reach[2 * r + 1]) for r in named)
     return float(reach.max() - near) >= FOCUS_KIND_GAP
+
+
+def _said_before(qa: QuestionAnalysis, needy: set[int], chain: list[set[int]]) -> bool:
+    """Is a relation word said before the chain's outermost part, naming another relation than
+    that part's words do ("In which *country* is the team that X plays for", "which *players*
+    are in the team captained by X"; not "which *stadium* is the *home* of …")?"""
+    start = min(chain[-1])
+    before = {t for t in needy if t < start}
+    return bool(before) and bool(_best_relation(qa, before)
+                                 - _best_relation(qa, chain[-1] & needy))  # fmt: skip
 
 
 def _best_relation(qa: QuestionAnalysis, tokens: set[int]) -> set[int]:
@@ -351,7 +361,8 @@ def _linked_heads(qa: QuestionAnalysis, topic: EntityMention) -> list[set[int]]:
     outside them is read by `_of_parts`)."""
     heads: list[set[int]] = []
     end, words = topic.start, qa.words
-    while (head := _relative_clause_head(words, end) or _prepositional_head(words, end)):
+    while (head := _relative_clause_head(words, end) or _prepositional_head(words, end)
+           or _participle_head(words, end)):  # fmt: skip
         heads.append(head)
         end = min(head)
     return heads
@@ -372,6 +383,15 @@ def _relative_clause_head(words: list[str], end: int) -> set[int] | None:
     if k < 1 or words[k] not in CLAUSE_PRONOUNS:
         return None
     return _head_before(words, k)
+
+
+def _participle_head(words: list[str], end: int) -> set[int] | None:
+    """The noun phrase a participle with "by" says something of: "the *team* captained by X",
+    "the *films* directed by X" (not "which films *were* directed by X": a verb before it)."""
+    k = end - 1
+    if k < 2 or words[k] != "by" or not verb_form(words[k - 1]):
+        return None
+    return _head_before(words, k - 1)
 
 
 def _prepositional_head(words: list[str], end: int) -> set[int] | None:

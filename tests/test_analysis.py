@@ -2379,6 +2379,23 @@ def test_a_relative_clause_ending_at_the_topic_is_a_hop(family, question, hops) 
 
 @pytest.mark.parametrize(
     ("question", "hops"),
+    [("who married the man employed by Ann Lee", 2),  # a relation word before the head
+     ("the children of the man employed by Ann Lee", 2),  # an "of" part outside it
+     ("in which city was the man employed by Ann Lee born", 2),
+     ("who is the man employed by Ann Lee", 1),
+     ("which films were directed by Ann Lee", 0)],  # a verb before it: no noun's phrase
+)  # fmt: skip
+def test_a_participle_with_by_makes_its_noun_a_hop(family, question, hops) -> None:
+    """ "who *acted* in the *films* directed by X": the noun a participle with "by" says
+    something of is a hop from the topic, and a relation word said before it (naming another
+    relation than the noun does) one more. Without it the chain read nothing."""
+    qa = analyse(question, family.kg("family"))
+    topic = next(m for m in qa.entities if m.text == "Ann Lee")
+    assert chain_length(qa, topic) == hops
+
+
+@pytest.mark.parametrize(
+    ("question", "hops"),
     [("the city Ann Lee lives in is located in what country", 2),  # the clause's predicate
      ("In which country is the city that Ann Lee lives in?", 2),  # the noun asked about
      ("who is the wife of the man Ann Lee works for", 2),  # an "of" part outside it
