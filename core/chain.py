@@ -129,8 +129,8 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
     if clause is not None:
         # "the *team* (that) X plays for is located in what *country*": the clause's head is
         # a hop from the topic (its subject), each "of" part outside it one more, and what
-        # the question says of the head — its own predicate after the clause, or a noun asked
-        # about that names a relation the chain's last part does not — one more
+        # the question says of the outermost — its own predicate after the clause, or a
+        # relation word before it naming another relation (`_said_before`) — one more
         head, end = clause
         chain = _of_parts(qa, topic, needy, [head])
         after = set(range(end, n)) & needy

@@ -264,29 +264,30 @@ class OrtLayers:
     on short texts (its kernels pack the weight matrices once); threads do not spin between
     runs, which would starve the planner's Python on a small machine."""
 
-    def __init__(self, session):
+    def __init__(self, session, values: list):
         self.session = session
+        self._values = values  # the session's weights: numpy arrays it reads in place
 
     @classmethod
     def open(cls, weights: dict[str, np.ndarray], required: bool = False) -> OrtLayers | None:
-        """The runner, or None where onnxruntime or the graph is missing (`required`: raise)."""
+        """The runner, or None where onnxruntime or the graph is missing or will not load
+        (`required`: raise instead)."""
         try:
             import onnxruntime as ort
 
-            graph = LAYERS_GRAPH.read_bytes()
-        except (ImportError, OSError):
+            opts = ort.SessionOptions()
+            opts.inter_op_num_threads = 1
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            names = [k for k in weights if k.startswith("encoder.")]
+            values = [ort.OrtValue.ortvalue_from_numpy(weights[k]) for k in names]
+            opts.add_external_initializers(names, values)
+            session = ort.InferenceSession(LAYERS_GRAPH.read_bytes(), opts,
+                                           providers=["CPUExecutionProvider"])  # fmt: skip
+        except Exception:  # no onnxruntime, no graph, or a runtime that cannot run it
             if required:
                 raise
             return None
-        opts = ort.SessionOptions()
-        opts.inter_op_num_threads = 1
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        names = [k for k in weights if k.startswith("encoder.")]
-        # (the session reads these arrays in place: `weights` outlives it)
-        opts.add_external_initializers(
-            names, [ort.OrtValue.ortvalue_from_numpy(weights[k]) for k in names])
-        session = ort.InferenceSession(graph, opts, providers=["CPUExecutionProvider"])
-        return cls(session)
+        return cls(session, values)
 
     def __call__(self, x: np.ndarray, bias: np.ndarray) -> np.ndarray:
         feeds = {"x": np.ascontiguousarray(x, np.float32),
