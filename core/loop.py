@@ -109,6 +109,7 @@ class State:
     llm_calls: list[LLMCall] = field(default_factory=list)  # calls made in the current step
     # the latest step, whatever buffer snapshot the agent reasons on (Algorithm 3)
     last_step: Step | None = None
+    step_limit: int | None = None  # T, the run's step limit: what an agent may still plan for
 
 
 @dataclass
@@ -155,7 +156,7 @@ def run_loop(
     settings = settings or LoopSettings()
     started = time.perf_counter()
     paused = 0.0  # time the consumer held a yielded step (drawing it): not the engine's time
-    state = State(question=question)
+    state = State(question=question, step_limit=settings.max_steps)
     memory: list[Step] = []
     snapshot: list[Step] = []
     snapshot_bits = _entropy_bits(state)

@@ -158,6 +158,21 @@ def test_a_failing_agent_ends_the_run_with_its_error(football_kg: KnowledgeGraph
     assert trace.answers == []
 
 
+def test_the_agent_sees_the_step_limit(football_kg: KnowledgeGraph) -> None:
+    """The state carries T, so an agent can leave alone a plan it could not finish."""
+    seen = []
+
+    class Watching(RuleAgent):
+        def reason(self, state, memory):
+            seen.append(state.step_limit)
+            return super().reason(state, memory)
+
+    settings = LoopSettings(max_steps=3)
+    run_to_trace(run_loop("who plays for Arsenal", Watching(football_kg), KGSource(football_kg),
+                          RuleJudge(football_kg), settings))  # fmt: skip
+    assert seen and set(seen) == {3}
+
+
 # -- answers -------------------------------------------------------------------------------
 
 

@@ -114,6 +114,27 @@ class RulePlanRun:
         if better is not None:
             self.plans.insert(self.plan_i, self.plans.pop(better))
 
+    def prefer_finishable(self, steps_left: int | None, walked) -> None:
+        """Where the next plan cannot be walked to its end in the steps left (a walk cut short
+        answers nothing), the best later one that can, explaining about as much of the
+        question, is tried first. `walked(self, plan)`: its hops an earlier walk took."""
+        if steps_left is None:
+            return
+
+        def steps(plan: Plan) -> int:
+            return (len(plan.hops) - walked(self, plan) + len(plan.constraints)
+                    + len(plan.filters))  # fmt: skip
+
+        if steps(self.plan) <= steps_left:
+            return
+        covered = coverage(self.plan) - SWITCH_LOSS
+        later = range(self.plan_i + 1, len(self.plans))
+        fits = next((i for i in later if steps(self.plans[i]) <= steps_left
+                     and coverage(self.plans[i]) >= covered
+                     and not self.dead(self.plans[i])), None)  # fmt: skip
+        if fits is not None:
+            self.plans.insert(self.plan_i, self.plans.pop(fits))
+
     def end_at_topic(self, failed: Plan, hops: list) -> None:
         """A walk that came back only to the topic: where a ranked plan is that walk and may
         answer its topic ("who owns X's subsidiaries?" is X), it is tried next, before the

@@ -194,6 +194,7 @@ class RuleAgent:
             state.stop_reason = f"{why}, and no other plan is left"
             return None
         run.keep_coverage(failed)
+        run.prefer_finishable(self._steps_left(state), self._walked_prefix)
         lost = failed.features.get("coverage", 0.0) - run.plan.features.get("coverage", 0.0)
         if lost > SWITCH_LOSS:  # the KB lacks the fact asked for: say so, do not guess
             state.stop_reason = (
@@ -213,6 +214,14 @@ class RuleAgent:
             action.details["resumed"] = (f"the first {start} hop{'s' * (start > 1)} of this "
                                          f"plan were walked at step {walked[3]}")  # fmt: skip
         return action
+
+    @staticmethod
+    def _steps_left(state: State) -> int | None:
+        """Steps the run may still take (None: no limit known)."""
+        if state.step_limit is None:
+            return None
+        used = state.last_step.index if state.last_step is not None else 0
+        return state.step_limit - used
 
     def _prefix_key(self, plan: Plan, n: int) -> tuple:
         """What decides the nodes the plan's first n hops reach: the topic, the hops, what
