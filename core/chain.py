@@ -126,26 +126,17 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         else:  # "who did X's wife have *as kids*": what follows the verb after the subject
             predicate = set(range(j, n))
     clause = _subject_clause(qa.words, topic) if not parts else None
-    if clause is not None:
-        # "the *team* (that) X plays for is located in what *country*": the clause's head is
-        # a hop from the topic (its subject), each "of" part outside it one more, and what
-        # the question says of the outermost — its own predicate after the clause, or a
-        # relation word before it naming another relation (`_said_before`) — one more
-        head, end = clause
-        chain = _of_parts(qa, topic, needy, [head])
-        after = set(range(end, n)) & needy
-        qa._cache[key] = length = len(chain) + bool(after or _said_before(qa, needy, chain))
-        return length
-    heads = _linked_heads(qa, topic) if not parts else []
+    heads = [clause[0]] if clause else _linked_heads(qa, topic) if not parts else []
     if heads:
-        # "the *head* of the *company* that builds X": the clause's head is a hop from the
-        # topic (its verb links them), each "of" part outside it one more, and what the
-        # question says of the outermost — a predicate after the topic ("which university
-        # did … *attend*"), a relation word before it ("who *acted* in the films directed
-        # by X") — one more
+        # "the *head* of the *company* that builds X", "the *team* (that) X plays for": the
+        # clause's head is a hop from the topic (its verb links them), each "of" part outside
+        # it one more, and what the question says of the outermost — its predicate after the
+        # clause ("… is located in what *country*") or after the topic ("which university
+        # did … *attend*"), a relation word before it ("who *acted* in the films directed by
+        # X", `_said_before`) — one more
         chain = _of_parts(qa, topic, needy, heads)
-        length = len(chain) + bool(_predicate_after(qa, topic) & needy
-                                   or _said_before(qa, needy, chain))
+        after = set(range(clause[1], n)) if clause else _predicate_after(qa, topic)
+        length = len(chain) + bool(after & needy or _said_before(qa, needy, chain))
         qa._cache[key] = length
         return length
     of_chain = _of_parts(qa, topic, needy)

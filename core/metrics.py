@@ -33,7 +33,8 @@ def answer_key(answer: str) -> str:
     return str(int(whole)) + (f".{fraction}" if fraction else "")
 
 
-def _norm_set(answers: Iterable[str]) -> set[str]:
+def answer_keys(answers: Iterable[str]) -> set[str]:
+    """The distinct non-empty `answer_key`s of some answers."""
     return {key for a in answers if (key := answer_key(a))}
 
 
@@ -41,7 +42,7 @@ def hits_at_1(predicted: list[str], gold: Iterable[str], tied: int = 1) -> float
     """1 if the top-ranked prediction is one of the gold answers, else 0. When `tied`
     answers share the top score, every one of them must be gold: the order inside a tie
     (by degree or label) is not knowledge, so a tie won by chance is no hit."""
-    gold_set = _norm_set(gold)
+    gold_set = answer_keys(gold)
     top = predicted[: max(1, tied)]
     return float(bool(top) and all(answer_key(p) in gold_set for p in top))
 
@@ -61,12 +62,12 @@ def trace_hits_at_1(trace, gold: Iterable[str]) -> float:
 
 def exact_match(predicted: Iterable[str], gold: Iterable[str]) -> float:
     """1 if the set of predictions equals the gold set, else 0."""
-    return float(_norm_set(predicted) == _norm_set(gold))
+    return float(answer_keys(predicted) == answer_keys(gold))
 
 
 def f1(predicted: Iterable[str], gold: Iterable[str]) -> float:
     """Set F1 of predictions against gold (0 when either side is empty, unless both are)."""
-    p, g = _norm_set(predicted), _norm_set(gold)
+    p, g = answer_keys(predicted), answer_keys(gold)
     if not p and not g:
         return 1.0
     common = len(p & g)

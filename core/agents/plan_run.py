@@ -106,13 +106,8 @@ class RulePlanRun:
         nothing, the next two plans leave "CEO" and "university" unexplained, the fourth
         (CEO, educated at, located in) explains all."""
         covered = coverage(failed) - SWITCH_LOSS
-        if coverage(self.plan) >= covered:
-            return
-        later = range(self.plan_i + 1, len(self.plans))
-        better = next((i for i in later if coverage(self.plans[i]) >= covered
-                       and not self.dead(self.plans[i])), None)  # fmt: skip
-        if better is not None:
-            self.plans.insert(self.plan_i, self.plans.pop(better))
+        if coverage(self.plan) < covered:
+            self._bring_forward(covered)
 
     def prefer_finishable(self, steps_left: int | None, walked) -> None:
         """Where the next plan cannot be walked to its end in the steps left (a walk cut short
@@ -125,15 +120,18 @@ class RulePlanRun:
             return (len(plan.hops) - walked(self, plan) + len(plan.constraints)
                     + len(plan.filters))  # fmt: skip
 
-        if steps(self.plan) <= steps_left:
-            return
-        covered = coverage(self.plan) - SWITCH_LOSS
+        if steps(self.plan) > steps_left:
+            self._bring_forward(coverage(self.plan) - SWITCH_LOSS,
+                                lambda plan: steps(plan) <= steps_left)  # fmt: skip
+
+    def _bring_forward(self, covered: float, fits=lambda plan: True) -> None:
+        """The best later plan that explains at least `covered` of the question, `fits` and
+        is not dead is tried next (none moves where there is none)."""
         later = range(self.plan_i + 1, len(self.plans))
-        fits = next((i for i in later if steps(self.plans[i]) <= steps_left
-                     and coverage(self.plans[i]) >= covered
-                     and not self.dead(self.plans[i])), None)  # fmt: skip
-        if fits is not None:
-            self.plans.insert(self.plan_i, self.plans.pop(fits))
+        found = next((i for i in later if coverage(self.plans[i]) >= covered
+                      and fits(self.plans[i]) and not self.dead(self.plans[i])), None)  # fmt: skip
+        if found is not None:
+            self.plans.insert(self.plan_i, self.plans.pop(found))
 
     def end_at_topic(self, failed: Plan, hops: list) -> None:
         """A walk that came back only to the topic: where a ranked plan is that walk and may

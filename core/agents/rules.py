@@ -14,7 +14,7 @@ from dataclasses import asdict
 import numpy as np
 
 from core.agents.plan_ranker import PlanRanker
-from core.agents.plan_run import MIN_ANSWER_REWARD, SWITCH_LOSS, RulePlanRun
+from core.agents.plan_run import MIN_ANSWER_REWARD, SWITCH_LOSS, RulePlanRun, coverage
 from core.agents.planner import Filter, Plan, Planner, coverage_ceiling, floored, rule_prior
 from core.analysis import HOP_EXPLAINED, QuestionAnalysis, analyse, role_codes
 from core.answer_types import attribute_agreement, hop_kind, typed_by_rule
@@ -195,11 +195,11 @@ class RuleAgent:
             return None
         run.keep_coverage(failed)
         run.prefer_finishable(self._steps_left(state), self._walked_prefix)
-        lost = failed.features.get("coverage", 0.0) - run.plan.features.get("coverage", 0.0)
+        lost = coverage(failed) - coverage(run.plan)
         if lost > SWITCH_LOSS:  # the KB lacks the fact asked for: say so, do not guess
             state.stop_reason = (
                 f"{why}; the next plan explains far less of the question "
-                f"({run.plan.features.get('coverage', 0.0):.0%}), so no answer is given"
+                f"({coverage(run.plan):.0%}), so no answer is given"
             )
             return None
         state.frontier, state.support = {}, {}

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.kg.store import KnowledgeGraph
-from core.metrics import answer_key
+from core.metrics import answer_key, answer_keys
 
 MAX_FRONTIER = 3000  # nodes a path may reach before it is not followed further
 MAX_NODES_EXPANDED = 300  # nodes whose relations are listed per expansion
@@ -34,7 +34,7 @@ class MinedPath:
 def mine_path(kg: KnowledgeGraph, anchors: list[str], gold: list[str],
               max_hops: int = 3) -> MinedPath | None:  # fmt: skip
     """The best path from any of `anchors` to the gold answers, or None if none reaches one."""
-    want = {key for g in gold if (key := answer_key(g))}
+    want = answer_keys(gold)
     if not want:
         return None
     best: MinedPath | None = None
