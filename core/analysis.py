@@ -105,6 +105,10 @@ REACH_WEIGHT = 0.8  # a type word ("which city") explained by what a hop reaches
 LEX_BASE = 0.55  # a morphological match ("directed" ~ "directed by") scores at least this
 STEM_SENSE = 0.15  # ... where the two words mean alike this much (see Lexicon._alike)
 MODIFIER_SHARE = 0.5  # the weight of a word in a label it only qualifies, where it heads another
+# a label's head said without its qualifiers names the qualified relation only where no other
+# relation's nodes sound this much more like the word (REACH_WEIGHT-scaled reach scores)...
+UNSAID_REACH_LEAD = 0.03
+SAID_SENSE = 0.35  # ... and a qualifier counts as said by a word this alike ("international")
 HOP_EXPLAINED = 0.4  # a hop some word matches at least this well is explained
 HOP_NAMED_WORD = 0.3  # ... and its word is said to name it (the word `hop_kind` reads)
 # a word that names a relation this well and this far above its next best names it, though
@@ -262,6 +266,7 @@ class Lexicon:
         # the label words each (form, relation) comes from: a question word meets them only
         # where it means something alike ("office" shares a stem with "officer", not a sense)
         self.sources: dict[tuple[str, str], set[str]] = defaultdict(set)
+        self.heads: dict[str, set[str]] = {}  # a label's head words ("national *team*")
         for rel in kg.relations:
             text = rel.words.replace(".", " ")
             forms = set()
@@ -276,6 +281,7 @@ class Lexicon:
             if last and last[0] not in STOPWORDS:  # a verb's label ("plays *for*") heads no kind
                 heads |= {singular(w) for w in head_words}
             modifiers_by_rel[rel.id] = {singular(w) for w in modifier_words}
+            self.heads[rel.id] = set(head_words)
         df: dict[str, int] = defaultdict(int)
         for forms in forms_by_rel.values():
             for f in forms:
@@ -283,6 +289,7 @@ class Lexicon:
         n = max(1, len(forms_by_rel))
         self._cache: dict[str, dict[str, float]] = {}
         self.by_form: dict[str, dict[str, float]] = defaultdict(dict)
+        self.modifiers = modifiers_by_rel  # ... and the words qualifying them ("*national*")
         for rel_id, forms in forms_by_rel.items():
             # its modifiers that head another label: the same word, not merely a shared stem
             # ("national" qualifies `national team`; "nationality" is another word)
@@ -319,6 +326,14 @@ class Lexicon:
                     return {rel_id: (1.0 if rel_id in first else 0.8) * w
                             for rel_id, w in tail.items()}  # fmt: skip
         return found
+
+    def by_head_only(self, word: str, rel_id: str) -> bool:
+        """Is the word one of the label's head nouns (or its plural), the label qualifying it
+        further ("team" in `national team`; not "national", not "plays" in `plays for club`)?"""
+        heads = self.heads.get(rel_id, set())
+        met = [self.sources[f, rel_id] for f in word_forms(word) if (f, rel_id) in self.sources]
+        return bool(met) and bool(self.modifiers.get(rel_id)) and all(m <= heads for m in met) \
+            and any(_inflection(word, h) for h in heads)  # the noun itself: not "act"/"actors"
 
     @staticmethod
     def _alike(word: str, sources: set[str]) -> bool:
@@ -1051,6 +1066,8 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     _read_singulars(scores, sem, qa.words, rows, lexical)
     _subject_verb(qa, sem, rows, scores, lexical)
     whole = _whole_names(qa, rows, sem, lexical)
+    qa.reach = REACH_WEIGHT * sem.reach_scores(vectors)
+    _unsaid_qualifiers(qa, rows, sem, lexicon, lexical, scores)
     focus = qa.focus_row
     if focus is not None and not _said_of_a_name(qa, rows[focus]):
         # the noun asked about names a relation only by its form ("which *league*"); by
@@ -1072,7 +1089,6 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
             scores[row] = np.where(scores[row] >= FOCUS_SYNONYM, scores[row], -1.0)
     scores = np.maximum(scores, lexical)
     qa.scores = scores
-    qa.reach = REACH_WEIGHT * sem.reach_scores(vectors)
     if rows and sem.rel_ids:
         qa.best = np.maximum(scores.max(axis=1), qa.reach.max(axis=1))
     else:
@@ -1107,6 +1123,41 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     _walk_backwards(by_form, owned, lexical, sem)
     _name_variants(by_form, marked_variants)
     qa.role_lex = np.hstack([by_form, pad])
+
+
+def _unsaid_qualifiers(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
+                       lexicon: Lexicon, lexical: np.ndarray, scores: np.ndarray) -> None:
+    """A word that meets a label only in its head, where the question says none of the words
+    qualifying that head and the word sounds more like the nodes some other relation reaches,
+    names the general kind, not the qualified relation: a footballer's "*team*" is his club
+    (clubs read more like "team" than the countries `national team` reaches), unless the
+    question says "*national*" (or a word meaning alike, "international"). Such a word still
+    explains the relation by what it reaches, as any type word does."""
+    if qa.reach is None or not len(rows):
+        return
+    model = text_model()
+    said = [w for w in qa.words if w and w not in STOPWORDS]
+    said_vecs = model.embed_words(said) if said else np.zeros((0, 1))
+    for row, i in enumerate(rows):
+        for r in np.flatnonzero(lexical[row] > 0).tolist():
+            rel = sem.rel_ids[r]
+            if not lexicon.by_head_only(qa.words[i], rel):
+                continue
+            modifiers = lexicon.modifiers[rel]
+            if any(_said(m, said, said_vecs, model) for m in modifiers):
+                continue
+            own = qa.reach[row, 2 * r]  # what the head names: the nodes the relation reaches
+            others = np.delete(qa.reach[row, : 2 * len(sem.rel_ids)], [2 * r, 2 * r + 1])
+            if len(others) and others.max() >= own + UNSAID_REACH_LEAD:
+                lexical[row, r] = scores[row, r] = -1.0
+
+
+def _said(word: str, said: list[str], vecs: np.ndarray, model) -> bool:
+    """Does the question say the word, in one of its forms or a word meaning alike?"""
+    forms = word_forms(word)
+    if any(w in forms or singular(w) == word for w in said):
+        return True
+    return bool(len(said)) and float((vecs @ model.embed(word)).max()) >= SAID_SENSE
 
 
 def _subject_verb(qa: QuestionAnalysis, sem: RelationSemantics, rows: list[int],

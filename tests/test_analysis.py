@@ -2570,3 +2570,39 @@ def test_where_walks_on_from_a_person(tmp_path: Path) -> None:
                                ("Where is Player 21's club's coach from?", ["Japan"]),
                                ("who is the coach of Coast Stars", ["Ken Ouma"])):
         assert engine.ask(question, kb="clubs").answer_labels == expected, question
+
+
+def _teams_kb() -> list[tuple[str, str, str]]:
+    """Players with a club and a national team (a country), clubs with a manager, countries
+    with a head coach: "team" alone is the club, "national team" the country."""
+    rows = []
+    countries = ("Norway", "Chile", "Kenya", "Japan")
+    clubs = ("Fjord FC", "Andes United", "Coast Rovers", "Bay Athletic")
+    for i, (club, country) in enumerate(zip(clubs, countries, strict=True)):
+        rows += [(club, "manager", ("Ola Dahl", "Juan Soto", "Ken Ouma", "Rin Sato")[i]),
+                 (country, "head coach", ("Per Lie", "Ana Diaz", "Tom Otieno", "Aki Mori")[i])]
+        for j in range(3):
+            player = f"Player {i}{j}"
+            rows += [(player, "plays for club", club),
+                     (player, "national team", countries[(i + j + 1) % 4])]
+    return rows
+
+
+def test_a_head_noun_without_its_qualifier_names_the_general_kind(tmp_path: Path) -> None:
+    """ "X's *team*" meets `national team` only in its head; the question says nothing like
+    "national", and clubs read more like "team" than countries do: the team is the club.
+    Said with its qualifier (or a word alike, "international"), it is the national team."""
+    engine = _imported(tmp_path, "teams", _teams_kb())
+    for question, expected in (("Who manages Player 12's team?", ["Juan Soto"]),
+                               ("Name the manager of Player 30's team", ["Rin Sato"]),
+                               ("Who coaches Player 12's national team?", ["Per Lie"]),
+                               ("who is the head coach of Player 31's international side",
+                                ["Ana Diaz"])):  # fmt: skip
+        assert engine.ask(question, kb="teams").answer_labels == expected, question
+    kg = engine.kg("teams")
+    national = next(r for r in kg.index.rel_ids if kg.label(r) == "national team")
+    for question, names in (("Who manages Player 12's team?", False),
+                            ("Who coaches Player 12's national team?", True)):
+        qa = analyse(question, kg)
+        row = next(r for r, t in enumerate(qa.word_tokens) if qa.words[t] == "team")
+        assert bool(qa.lexical[row, qa.semantics.code[national]] > 0) is names, question
