@@ -556,6 +556,15 @@ def _other_cue(word: str) -> bool:
     return word in _OTHER_CUES or (word.endswith(_OTHER_SUFFIXES) and len(word) > 6)
 
 
+def relation_word(word: str) -> str:
+    """The part of a word that can name a relation: the first part of a peer compound
+    ("*club*mates", "*class*mates": others sharing a club, a class), else the word itself."""
+    for suffix in sorted(_OTHER_SUFFIXES, key=len, reverse=True):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)].rstrip("-")
+    return word
+
+
 def _asks_for_peers(words: list[str], focus: int | None, names: set[int] = frozenset()) -> bool:
     """Does a cue for others say what the answers are — "who *else*", "the *other* graduates",
     "X's *teammates*" — rather than something met on the way ("the languages of the films
@@ -1053,13 +1062,14 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
         and not w.isdigit()
     ]
     qa.word_tokens = rows
-    vectors = sem.model.embed_words([qa.words[i] for i in rows])
+    said = [relation_word(qa.words[i]) for i in rows]
+    vectors = sem.model.embed_words(said)
     qa.vectors = vectors
     scores = sem.word_scores(vectors)
     lexicon = lexicon_for(kg)
     lexical = np.full_like(scores, -1.0)
-    for row, i in enumerate(rows):
-        for part in qa.words[i].replace("-", " ").split():
+    for row, word in enumerate(said):
+        for part in word.replace("-", " ").split():
             for rel_id, weight in lexicon.match(part).items():
                 r = sem.code[rel_id]
                 lexical[row, r] = max(lexical[row, r], LEX_BASE + (1 - LEX_BASE) * weight)
@@ -1141,7 +1151,7 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
     for row, i in enumerate(rows):
         for r in np.flatnonzero(lexical[row] > 0).tolist():
             rel = sem.rel_ids[r]
-            if not lexicon.by_head_only(qa.words[i], rel):
+            if not lexicon.by_head_only(relation_word(qa.words[i]), rel):
                 continue
             modifiers = lexicon.modifiers[rel]
             if any(_said(m, said, said_vecs, model) for m in modifiers):

@@ -14,7 +14,14 @@ import numpy as np
 import pytest
 
 from core.agents.planner import Planner
-from core.analysis import _asks_for_peers, analyse, lexicon_for, undislocate, unfold_in_laws
+from core.analysis import (
+    _asks_for_peers,
+    analyse,
+    lexicon_for,
+    relation_word,
+    undislocate,
+    unfold_in_laws,
+)
 from core.answer_types import answer_fit, hop_kind, nearest_relation, rule_type_fit
 from core.chain import chain_length
 from core.constraints import find_comparisons
@@ -2606,3 +2613,22 @@ def test_a_head_noun_without_its_qualifier_names_the_general_kind(tmp_path: Path
         qa = analyse(question, kg)
         row = next(r for r, t in enumerate(qa.word_tokens) if qa.words[t] == "team")
         assert bool(qa.lexical[row, qa.semantics.code[national]] > 0) is names, question
+
+
+def test_a_peer_compound_names_a_relation_by_its_first_part(tmp_path: Path) -> None:
+    """ "X's *club*mates" are the others at X's club: the compound's first part names the
+    relation by its form (and "mates" asks for others); "*team*mates" meets `national team`
+    only in its head, which the question does not qualify."""
+    engine = _imported(tmp_path, "teams", _teams_kb())
+    kg = engine.kg("teams")
+    assert relation_word("clubmates") == "club" and relation_word("mates") == "mates"
+    code = {kg.label(r): i for i, r in enumerate(semantics_for(kg).rel_ids)}
+    for question, word, relation, names in (
+            ("Who are Player 12's clubmates?", "clubmates", "plays for club", True),
+            ("Who are Player 12's teammates?", "teammates", "national team", False)):
+        qa = analyse(question, kg)
+        assert qa.asks_for_others, question
+        row = next(r for r, t in enumerate(qa.word_tokens) if qa.words[t] == word)
+        assert bool(qa.lexical[row, code[relation]] > 0) is names, question
+    assert sorted(engine.ask("Who are Player 12's clubmates?", kb="teams").answer_labels) \
+        == ["Player 10", "Player 11"]
