@@ -108,7 +108,7 @@ MODIFIER_SHARE = 0.5  # the weight of a word in a label it only qualifies, where
 # a label's head said without its qualifiers names the qualified relation only where no other
 # relation's nodes sound this much more like the word (REACH_WEIGHT-scaled reach scores)...
 UNSAID_REACH_LEAD = 0.03
-SAID_SENSE = 0.35  # ... and a qualifier counts as said by a word this alike ("international")
+SAID_SENSE = 0.5  # ... a qualifier counts as said by a word this alike ("nation", not "country")
 HOP_EXPLAINED = 0.4  # a hop some word matches at least this well is explained
 HOP_NAMED_WORD = 0.3  # ... and its word is said to name it (the word `hop_kind` reads)
 # a word that names a relation this well and this far above its next best names it, though
@@ -266,7 +266,8 @@ class Lexicon:
         # the label words each (form, relation) comes from: a question word meets them only
         # where it means something alike ("office" shares a stem with "officer", not a sense)
         self.sources: dict[tuple[str, str], set[str]] = defaultdict(set)
-        self.heads: dict[str, set[str]] = {}  # a label's head words ("national *team*")
+        # per relation, each name's (head words, qualifying words): ("team",), ("national",)
+        self.name_parts: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
         for rel in kg.relations:
             text = rel.words.replace(".", " ")
             forms = set()
@@ -281,7 +282,8 @@ class Lexicon:
             if last and last[0] not in STOPWORDS:  # a verb's label ("plays *for*") heads no kind
                 heads |= {singular(w) for w in head_words}
             modifiers_by_rel[rel.id] = {singular(w) for w in modifier_words}
-            self.heads[rel.id] = set(head_words)
+            self.name_parts[rel.id] = [label_parts(name.replace(".", " "))
+                                       for name in (rel.label, *rel.aliases)]  # fmt: skip
         df: dict[str, int] = defaultdict(int)
         for forms in forms_by_rel.values():
             for f in forms:
@@ -289,7 +291,6 @@ class Lexicon:
         n = max(1, len(forms_by_rel))
         self._cache: dict[str, dict[str, float]] = {}
         self.by_form: dict[str, dict[str, float]] = defaultdict(dict)
-        self.modifiers = modifiers_by_rel  # ... and the words qualifying them ("*national*")
         for rel_id, forms in forms_by_rel.items():
             # its modifiers that head another label: the same word, not merely a shared stem
             # ("national" qualifies `national team`; "nationality" is another word)
@@ -327,13 +328,22 @@ class Lexicon:
                             for rel_id, w in tail.items()}  # fmt: skip
         return found
 
-    def by_head_only(self, word: str, rel_id: str) -> bool:
-        """Is the word one of the label's head nouns (or its plural), the label qualifying it
-        further ("team" in `national team`; not "national", not "plays" in `plays for club`)?"""
-        heads = self.heads.get(rel_id, set())
-        met = [self.sources[f, rel_id] for f in word_forms(word) if (f, rel_id) in self.sources]
-        return bool(met) and bool(self.modifiers.get(rel_id)) and all(m <= heads for m in met) \
-            and any(_inflection(word, h) for h in heads)  # the noun itself: not "act"/"actors"
+    def qualifiers_unsaid(self, word: str, rel_id: str) -> set[str] | None:
+        """Where the word is a head noun (or its plural) of every name of the relation it
+        meets, each such name qualifying it further ("team" of `national team`): the words
+        qualifying it. None where it meets a name whole ("word" of the alias "word") or in
+        another part ("national", "plays" of `plays for club`), or no name at all."""
+        qualifiers: set[str] = set()
+        met = False
+        for heads, modifiers in self.name_parts.get(rel_id, ()):
+            if any(_inflection(word, h) for h in heads):
+                if not modifiers:
+                    return None
+                qualifiers |= set(modifiers)
+                met = True
+            elif any(_inflection(word, w) for w in modifiers):
+                return None
+        return qualifiers if met else None
 
     @staticmethod
     def _alike(word: str, sources: set[str]) -> bool:
@@ -1151,10 +1161,8 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
     for row, i in enumerate(rows):
         for r in np.flatnonzero(lexical[row] > 0).tolist():
             rel = sem.rel_ids[r]
-            if not lexicon.by_head_only(relation_word(qa.words[i]), rel):
-                continue
-            modifiers = lexicon.modifiers[rel]
-            if any(_said(m, said, said_vecs, model) for m in modifiers):
+            modifiers = lexicon.qualifiers_unsaid(relation_word(qa.words[i]), rel)
+            if not modifiers or any(_said(m, said, said_vecs, model) for m in modifiers):
                 continue
             own = qa.reach[row, 2 * r]  # what the head names: the nodes the relation reaches
             others = np.delete(qa.reach[row, : 2 * len(sem.rel_ids)], [2 * r, 2 * r + 1])
@@ -1163,9 +1171,10 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
 
 
 def _said(word: str, said: list[str], vecs: np.ndarray, model) -> bool:
-    """Does the question say the word, in one of its forms or a word meaning alike?"""
+    """Does the question say the word: in one of its forms, inside a longer word
+    ("inter*national*"), or by a word meaning nearly the same ("nation")?"""
     forms = word_forms(word)
-    if any(w in forms or singular(w) == word for w in said):
+    if any(w in forms or singular(w) == word or (len(word) >= 5 and word in w) for w in said):
         return True
     return bool(len(said)) and float((vecs @ model.embed(word)).max()) >= SAID_SENSE
 

@@ -2632,3 +2632,19 @@ def test_a_peer_compound_names_a_relation_by_its_first_part(tmp_path: Path) -> N
         assert bool(qa.lexical[row, code[relation]] > 0) is names, question
     assert sorted(engine.ask("Who are Player 12's clubmates?", kb="teams").answer_labels) \
         == ["Player 10", "Player 11"]
+
+
+def test_qualifiers_unsaid_reads_each_name_of_a_relation(tmp_path: Path, metaqa_kg) -> None:
+    """The head and qualifiers of each name apart: "team" heads `national team` (qualified by
+    "national"), "national" is no head; on the bundled KB "words" meets `has_tags` by its
+    alias "word", a whole name, so nothing qualifies it (the label and the aliases run
+    together would make "word" a head qualified by "describe", "tag", …)."""
+    engine = _imported(tmp_path, "teams", _teams_kb())
+    kg = engine.kg("teams")
+    national = next(r for r in kg.index.rel_ids if kg.label(r) == "national team")
+    lexicon = lexicon_for(kg)
+    assert lexicon.qualifiers_unsaid("team", national) == {"national"}
+    assert lexicon.qualifiers_unsaid("teams", national) == {"national"}
+    assert lexicon.qualifiers_unsaid("national", national) is None
+    tags = next(r for r in metaqa_kg.index.rel_ids if metaqa_kg.label(r) == "has tags")
+    assert lexicon_for(metaqa_kg).qualifiers_unsaid("words", tags) is None
