@@ -1014,16 +1014,22 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
         end = nxt
     while not words[end] and end > start:
         end -= 1
-    # "what are the main *languages*": in a noun phrase after its article, a plural after
-    # a word that is not one is the head (right after "which" it is a verb: "which company
-    # *controls* X")
+    # "what are the main *languages*", "what is the birth *country* of X": in a noun phrase
+    # after its article, the last of two nouns is the head — a plural after a word that is
+    # not one, or a noun that ends the phrase (right after "which" it is a verb: "which
+    # company *controls* X")
     nxt = end + 1
     if start > i + 1 and nxt < len(words) and nxt not in names and words[nxt].isalpha() \
             and words[nxt] not in STOPWORDS | FRAME_WORDS | PREPOSITIONS \
-            and not verb_form(words[nxt]) and is_plural(words[nxt]) \
-            and not is_plural(words[end]):  # fmt: skip
+            and not verb_form(words[nxt]) and not is_plural(words[end]) \
+            and (is_plural(words[nxt]) or _ends_noun_phrase(words, nxt + 1, names)):  # fmt: skip
         return nxt
     return end
+
+
+def _ends_noun_phrase(words: list[str], k: int, names: set[int]) -> bool:
+    """Does the noun phrase end before token k: the question's end, "of", or a name?"""
+    return k >= len(words) or k in names or words[k] in ("of", "")
 
 
 def verb_form(word: str) -> bool:

@@ -979,13 +979,17 @@ def test_the_noun_asked_for_is_not_an_amount_a_verb_or_what_the_topic_is(
     [("what are the main languages in Ida Moss directed films", "languages"),
      ("what are the usual genres of Ida Moss's films", "genres"),
      ("which film directed by Ida Moss features horses", "film"),  # a verb in -s after it
-     ("what genre films did Ida Moss direct", "genre")],  # no article: as before
+     ("what genre films did Ida Moss direct", "genre"),  # no article: as before
+     ("what is the release year of Dawn Ride", "year"),  # a compound that ends at "of"
+     ("what is the main genre of Dawn Ride", "genre"),
+     ("what is the genre of Dawn Ride", "genre")],  # one noun: as before
 )  # fmt: skip
 def test_a_plural_after_a_word_that_is_not_heads_the_noun_asked_for(
     films: Engine, question: str, focus: str
 ) -> None:
     """ "what are the *main* languages": in a noun phrase after its article, the plural
-    after a singular is the head (the adjective was read as the noun asked about)."""
+    after a singular is the head (the adjective was read as the noun asked about); so is
+    the second of two nouns that ends the phrase ("the birth *country* of X")."""
     qa = analyse(question, films.kg("films"))
     assert qa.words[qa.answer.focus] == focus
     if focus == "languages":
