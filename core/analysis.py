@@ -170,6 +170,9 @@ class QuestionAnalysis:
     word_tokens: list[int] = field(default_factory=list)
     scores: np.ndarray | None = None  # (words × relations) lexical or semantic match
     reach: np.ndarray | None = None  # (words × role codes) match with what a role reaches
+    # the type noun asked about that names relations by its form ("which *nation*"): its row,
+    # that score and its word forms, for the hops whose nodes its relations point at
+    kind_focus: tuple[int, float, frozenset[str]] | None = None
     best: np.ndarray | None = None  # (words,) the best explanation each word could get
     need: np.ndarray | None = None  # (words,) how much each word needs explaining
     # (words × role codes + 1): what a hop over each role explains of each word (its name or
@@ -1136,6 +1139,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     elif focus is not None and focus not in whole and lexical[focus].max() > 0 \
             and not _relational(qa.words, rows[focus]):
         _kind_focus(by_role, focus, float(lexical[focus].max()), qa.words[rows[focus]], sem)
+        qa.kind_focus = (focus, float(lexical[focus].max()), word_forms(qa.words[rows[focus]]))
     marked_variants = _marked_variants(qa, skip, sem)
     _name_variants(by_role, marked_variants)
     qa.explains = np.hstack([np.maximum(by_role, qa.reach), pad])

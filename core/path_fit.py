@@ -160,6 +160,13 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         has = focus_has(qa, rows[focus_row])[paths[np.arange(n), last]]
         got_hops[focus_row, np.arange(n), last] = np.maximum(
             got_hops[focus_row, np.arange(n), last], has)
+    kinds = np.zeros(n, bool)
+    if anchor is not None and focus_row is not None and qa.kind_focus is not None \
+            and qa.kind_focus[0] == rows[focus_row]:  # fmt: skip
+        kinds = kind_on_path(qa, paths)
+        at = (paths >= 0).sum(axis=1)[kinds] - 1
+        got_hops[focus_row, kinds, at] = np.maximum(got_hops[focus_row, kinds, at],
+                                                    qa.kind_focus[1])  # fmt: skip
     # paths whose last hop ends on the literal kind a "when" / "how many" question asks for
     ends = (paths >= 0).sum(axis=1) - 1
     literal = LITERAL_ANSWERS.get(qa.answer.wh)
@@ -213,6 +220,9 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     if focus_row is not None:
         has = focus_has(qa, rows[focus_row], lexical=True)[paths[np.arange(n), last]]
         lex[focus_row, np.arange(n), last] = np.maximum(lex[focus_row, np.arange(n), last], has)
+        if kinds.any():
+            lex[focus_row, kinds, last[kinds]] = np.maximum(lex[focus_row, kinds, last[kinds]],
+                                                            qa.kind_focus[1])  # fmt: skip
     lex_best = qa.lexical[rows].max(axis=1) if qa.lexical.size else np.zeros(words)
     if len(verbs):
         lex[verbs, idx, at] = np.maximum(lex[verbs, idx, at], lex_best[verbs])
@@ -463,6 +473,22 @@ def focus_has(qa: QuestionAnalysis, row: int, lexical: bool = False) -> np.ndarr
         held[np.arange(n), np.arange(n) ^ 1] = False  # not the relation just walked, back
         qa._cache[key] = np.where(held, names[None, :], -1.0).max(axis=1)
     return qa._cache[key]
+
+
+def kind_on_path(qa: QuestionAnalysis, paths: np.ndarray) -> np.ndarray:
+    """(n,) bool: does the type noun asked about (`QuestionAnalysis.kind_focus`) name what
+    the path's last hop reaches, where the path reaches it — the nodes the relations it
+    names point at? "which *nation* is the employer of X headquartered in": from cities
+    `located in` reaches nations, though over all its subjects it reaches cities as often
+    (`RelationSemantics.kind_after`). The first hop is read by the relation alone."""
+    out = np.zeros(len(paths), bool)
+    if qa.kind_focus is None or not len(paths):
+        return out
+    forms, sem = qa.kind_focus[2], qa.semantics
+    last = (paths >= 0).sum(axis=1) - 1
+    for i in np.flatnonzero(last >= 1).tolist():
+        out[i] = bool(forms & sem.kind_after(int(paths[i, last[i] - 1]), int(paths[i, last[i]])))
+    return out
 
 
 def path_reach(sem: RelationSemantics, anchor: str, paths: np.ndarray

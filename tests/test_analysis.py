@@ -2652,3 +2652,39 @@ def test_qualifiers_unsaid_reads_each_name_of_a_relation(tmp_path: Path, metaqa_
     assert lexicon.qualifiers_unsaid("national", national) is None
     tags = next(r for r in metaqa_kg.index.rel_ids if metaqa_kg.label(r) == "has tags")
     assert lexicon_for(metaqa_kg).qualifiers_unsaid("words", tags) is None
+
+
+def _firms_kb() -> list[tuple[str, str, str]]:
+    """People with an employer, a university and a birthplace; firms headquartered in cities,
+    universities located in cities, cities located in countries, countries with a capital
+    and citizens: `located in` reaches cities as often as countries."""
+    rows = []
+    places = {"Lyon": "France", "Porto": "Portugal", "Turin": "Italy", "Graz": "Austria"}
+    capitals = {"France": "Paris", "Portugal": "Lisbon", "Italy": "Rome", "Austria": "Vienna"}
+    for i, (city, country) in enumerate(places.items()):
+        rows += [(city, "located in", country), (country, "capital", capitals[country]),
+                 (capitals[country], "located in", country),
+                 (f"Firm {i}", "headquartered in", city),
+                 (f"University of {city}", "located in", city)]
+        for j in range(2):
+            person = f"Person {i}{j}"
+            rows += [(person, "employer", f"Firm {(i + j) % 4}"),
+                     (person, "education", f"University of {city}"),
+                     (person, "nationality", country),
+                     (person, "place of birth", list(places)[(i + j + 1) % 4])]
+    for city, country in (("Nice", "France"), ("Braga", "Portugal"), ("Milan", "Italy"),
+                          ("Linz", "Austria"), ("Bari", "Italy"), ("Metz", "France")):
+        rows += [(city, "located in", country), (f"University of {city}", "located in", city)]
+    return rows
+
+
+def test_a_type_noun_explains_a_hop_by_what_it_reaches_on_this_path(tmp_path: Path) -> None:
+    """ "which *nation* is the employer of X headquartered in": over all its subjects
+    `located in` reaches cities and countries alike, so the noun reads it no better than
+    the walk back over `capital`; from the cities the firms are headquartered in it
+    reaches what `nationality` and `capital` point at — nations."""
+    engine = _imported(tmp_path, "firms", _firms_kb())
+    for question, expected in (
+            ("which nation is the employer of Person 01 headquartered in", ["Portugal"]),
+            ("which nation is the employer of Person 20 headquartered in", ["Italy"])):
+        assert engine.ask(question, kb="firms").answer_labels == expected, question

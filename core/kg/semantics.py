@@ -76,6 +76,7 @@ class RelationSemantics:
         self.label_vecs = self.model.embed_many([kg.label(r) for r in self.rel_ids])
         self.reach_vecs = self._reach_vectors()
         self._after: dict[tuple[int, int], np.ndarray] = {}
+        self._kind_after: dict[tuple[int, int], frozenset[str]] = {}
         self.scales: dict[bytes, tuple[float, float]] = {}  # see core.answer_types._reach_scale
         self._from: dict[tuple[str, int], np.ndarray] = {}
         self._values: tuple[list[str], np.ndarray] | None = None
@@ -280,15 +281,37 @@ class RelationSemantics:
         key = (prev, code)
         vec = self._after.get(key)
         if vec is None:
-            rel, direction = self.rel_ids[code >> 1], "out" if code % 2 == 0 else "in"
-            nodes: list[str] = []
-            sample = self.kg.index.reach.get(prev, ())[:AFTER_SAMPLE]
-            for reached in self.kg.edges_from(sample, rel, direction, limit=3).values():
-                nodes += reached
-            nodes = list(dict.fromkeys(nodes))[:REACH_NODES]
-            vec = self._mixed(nodes, code)
+            vec = self._mixed(self._nodes_after(prev, code), code)
             self._after[key] = vec
         return vec
+
+    def kind_after(self, prev: int, code: int) -> frozenset[str]:
+        """The word forms of the head nouns that name what role `code` reaches from the nodes
+        role `prev` reached — those of the relations most of those nodes are objects of: from
+        cities `located in` reaches what `nationality` and `capital` point at ("nation"),
+        where over all its subjects it reaches cities as often (memoised; a sample)."""
+        key = (prev, code)
+        forms = self._kind_after.get(key)
+        if forms is None:
+            nodes = self._nodes_after(prev, code)
+            counts: dict[int, int] = {}
+            for node in nodes:
+                for role in self.kg.index.roles.get(node, ()):
+                    if role % 2:  # the node is an object of that relation
+                        counts[role >> 1] = counts.get(role >> 1, 0) + 1
+            forms = frozenset().union(*(self.head_forms[r] for r, c in counts.items()
+                                        if c >= KIND_SHARE * len(nodes)))  # fmt: skip
+            self._kind_after[key] = forms
+        return forms
+
+    def _nodes_after(self, prev: int, code: int) -> list[str]:
+        """A sample of the nodes role `code` reaches from those role `prev` reached."""
+        rel, direction = self.rel_ids[code >> 1], "out" if code % 2 == 0 else "in"
+        nodes: list[str] = []
+        sample = self.kg.index.reach.get(prev, ())[:AFTER_SAMPLE]
+        for reached in self.kg.edges_from(sample, rel, direction, limit=3).values():
+            nodes += reached
+        return list(dict.fromkeys(nodes))[:REACH_NODES]
 
     def reach_from(self, node: str, code: int) -> np.ndarray:
         """What role `code` reaches from one node: the mean vector of its actual neighbours."""
