@@ -293,6 +293,7 @@ class Lexicon:
                 df[f] += 1
         n = max(1, len(forms_by_rel))
         self._cache: dict[str, dict[str, float]] = {}
+        self._unsaid: dict[tuple[str, str], set[str] | None] = {}
         self.by_form: dict[str, dict[str, float]] = defaultdict(dict)
         for rel_id, forms in forms_by_rel.items():
             # its modifiers that head another label: the same word, not merely a shared stem
@@ -336,6 +337,12 @@ class Lexicon:
         meets, each such name qualifying it further ("team" of `national team`): the words
         qualifying it. None where it meets a name whole ("word" of the alias "word") or in
         another part ("national", "plays" of `plays for club`), or no name at all."""
+        key = (word, rel_id)
+        if key not in self._unsaid:
+            self._unsaid[key] = self._qualifiers(word, rel_id)
+        return self._unsaid[key]
+
+    def _qualifiers(self, word: str, rel_id: str) -> set[str] | None:
         qualifiers: set[str] = set()
         met = False
         for heads, modifiers in self.name_parts.get(rel_id, ()):
@@ -1165,14 +1172,12 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
     explains the relation by what it reaches, as any type word does."""
     if qa.reach is None or not len(rows):
         return
-    model = text_model()
     said = [w for w in qa.words if w and w not in STOPWORDS]
-    said_vecs = model.embed_words(said) if said else np.zeros((0, 1))
     for row, i in enumerate(rows):
         for r in np.flatnonzero(lexical[row] > 0).tolist():
             rel = sem.rel_ids[r]
             modifiers = lexicon.qualifiers_unsaid(relation_word(qa.words[i]), rel)
-            if not modifiers or any(_said(m, said, said_vecs, model) for m in modifiers):
+            if not modifiers or any(_said(m, said) for m in modifiers):
                 continue
             own = qa.reach[row, 2 * r]  # what the head names: the nodes the relation reaches
             others = np.delete(qa.reach[row, : 2 * len(sem.rel_ids)], [2 * r, 2 * r + 1])
@@ -1180,13 +1185,15 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
                 lexical[row, r] = scores[row, r] = -1.0
 
 
-def _said(word: str, said: list[str], vecs: np.ndarray, model) -> bool:
+def _said(word: str, said: list[str]) -> bool:
     """Does the question say the word: in one of its forms, inside a longer word
     ("inter*national*"), or by a word meaning nearly the same ("nation")?"""
     forms = word_forms(word)
     if any(w in forms or singular(w) == word or (len(word) >= 5 and word in w) for w in said):
         return True
-    return bool(len(said)) and float((vecs @ model.embed(word)).max()) >= SAID_SENSE
+    model = text_model()
+    vec = model.embed(word)
+    return any(float(model.embed(w) @ vec) >= SAID_SENSE for w in said)
 
 
 def _subject_verb(qa: QuestionAnalysis, sem: RelationSemantics, rows: list[int],
