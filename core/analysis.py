@@ -65,7 +65,7 @@ _OTHER_CUES = frozenset(
     """other others else same share shares shared sharing also too another besides except
     excluding apart aside co fellow fellows colleague colleagues coworker coworkers peer peers
     compatriot compatriots counterpart counterparts rival rivals opponent opponents
-    together alongside rest remainder remaining""".split()
+    together alongside rest remainder remaining both""".split()
 )
 # ... of those, the ones that may add things of another kind ("which films did X *also*
 # direct")

@@ -2688,3 +2688,15 @@ def test_a_type_noun_explains_a_hop_by_what_it_reaches_on_this_path(tmp_path: Pa
             ("which nation is the employer of Person 01 headquartered in", ["Portugal"]),
             ("which nation is the employer of Person 20 headquartered in", ["Italy"])):
         assert engine.ask(question, kb="firms").answer_labels == expected, question
+
+
+def test_both_asks_for_others_sharing_two_things_with_the_topic(tmp_path: Path) -> None:
+    """ "Who plays for *both* X's club and X's national team": the others at X's club whose
+    national team is X's — "both" asks for others, so what the answers share with the topic
+    (its national team) constrains them, as "also" and "too" do."""
+    rows = [*_teams_kb(), ("Player 13", "plays for club", "Andes United"),
+            ("Player 13", "national team", "Norway")]
+    engine = _imported(tmp_path, "teams", rows)
+    question = "Who plays for both Player 12's club and Player 12's national team?"
+    assert analyse(question, engine.kg("teams")).asks_for_others
+    assert engine.ask(question, kb="teams").answer_labels == ["Player 13"]
