@@ -319,7 +319,10 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         same_word = word_at[:, j] == word_at[:, j - 1]
         by_shape = is_back & named[:, j - 1] & (~named[:, j] | same_word)
         shares += by_shape.astype(np.int64)
-        cued += (is_back & named[:, j - 1]).astype(np.int64)
+        # (not back over a relation that is its own inverse: "X's *rivals*" are X's
+        # competitors, not the competitors of X's competitors)
+        cued += (is_back & named[:, j - 1] & ~sem.self_inverse[paths[:, j - 1] >> 1]
+                 ).astype(np.int64)  # fmt: skip
         shaped[:, j] = by_shape
         final = (paths[:, j + 1] < 0) if j + 1 < k else np.ones(n, bool)
         # (not where the grammar has a part per hop: "X's *brother*'s *siblings*")

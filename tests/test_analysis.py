@@ -2700,3 +2700,41 @@ def test_both_asks_for_others_sharing_two_things_with_the_topic(tmp_path: Path) 
     question = "Who plays for both Player 12's club and Player 12's national team?"
     assert analyse(question, engine.kg("teams")).asks_for_others
     assert engine.ask(question, kb="teams").answer_labels == ["Player 13"]
+
+
+def _products_kb() -> list[tuple[str, str, str]]:
+    """Makers and their products stored both ways (`manufacturer`, `product or material
+    produced`), each maker with one symmetric `competitor` pair."""
+    rows = []
+    for i, maker in enumerate(("Ardent Labs", "Borel Works", "Cyan Motors", "Delta Foods")):
+        for j in range(3):
+            product = f"Product {i}{j}"
+            rows += [(product, "manufacturer", maker), (maker, "product or material produced",
+                                                          product)]  # fmt: skip
+    for a, b in (("Ardent Labs", "Borel Works"), ("Cyan Motors", "Delta Foods"),
+                 ("Ardent Labs", "Cyan Motors")):
+        rows += [(a, "competitor", b), (b, "competitor", a)]
+    return rows
+
+
+def test_walks_back_and_forth_over_a_stored_inverse_are_not_planned(tmp_path: Path) -> None:
+    """ "What does the company that makes P produce": `manufacturer` then `product or material
+    produced` walks back (the two are one relation stored both ways), and a third hop back
+    again adds nothing — as r, r⁻¹, r over one relation; and a peer word that names a
+    relation that is its own inverse ("X's *rivals*": `competitor`) asks for one hop, not the
+    competitors of X's competitors."""
+    engine = _imported(tmp_path, "makers", _products_kb())
+    kg = engine.kg("makers")
+    sem = semantics_for(kg)
+    competitor = next(r for r in kg.index.rel_ids if kg.label(r) == "competitor")
+    assert sem.self_inverse.tolist() == [r == competitor for r in sem.rel_ids] + [False]
+    question = "What does the company that makes Product 12 produce?"
+    rel = {kg.label(r): r for r in kg.index.rel_ids}
+    maker, product = rel["manufacturer"], rel["product or material produced"]
+    walks = {sem.same_walk(p.hops) for p in Planner(kg).plans(analyse(question, kg), limit=100)}
+    assert sem.same_walk([(maker, "out"), (product, "out")]) in walks
+    assert sem.same_walk([(maker, "out"), (product, "out"), (product, "in")]) not in walks
+    answer = engine.ask(question, kb="makers")
+    assert sorted(answer.answer_labels) == ["Product 10", "Product 11", "Product 12"]
+    rivals = engine.ask("Who are Ardent Labs' main rivals?", kb="makers")
+    assert sorted(rivals.answer_labels) == ["Borel Works", "Cyan Motors"]

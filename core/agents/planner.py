@@ -304,7 +304,7 @@ class Planner:
         start_roles = self.kg.index.roles.get(anchor, ())
         paths: list[list[int]] = []
         follow, rel_ids = self.kg.index.follow, self.kg.index.rel_ids
-        single = self.sem.single_valued
+        single, back = self.sem.single_valued, self.sem.walks_back
 
         def extend(path: list[int], unnamed: int) -> None:
             paths.append(list(path))
@@ -316,8 +316,10 @@ class Planner:
             # steps, so a KB with hundreds of relations does not explode the search
             common = set(sorted(nexts, key=nexts.get, reverse=True)[:MAX_UNNAMED_BRANCH])
             for code in sorted(nexts):
-                if code == path[-1] ^ 1 and len(path) >= 2 and path[-2] == code:
-                    continue  # r, r^-1, r: walking back and forth adds nothing
+                if len(path) >= 2 and back[path[-2], path[-1]] and back[path[-1], code]:
+                    # r, r^-1, r (or over a stored inverse: `manufacturer`, then `product`
+                    # and back): walking back and forth adds nothing
+                    continue
                 if code == path[-1] ^ 1 and code % 2 == 0 and single[code >> 1]:
                     continue  # to the subjects of r and back, where each has one: nothing
                 rel = rel_ids[code >> 1]

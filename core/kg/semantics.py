@@ -82,6 +82,8 @@ class RelationSemantics:
         self._values: tuple[list[str], np.ndarray] | None = None
         self.kinds = [kg.relation(r).object_kind for r in self.rel_ids]
         self.inverse = find_inverses(kg)
+        # per relation (+ padding): is it its own inverse (`spouse`, `competitor`, `sibling`)?
+        self.self_inverse = np.array([self.inverse.get(r) == r for r in self.rel_ids] + [False])
         self.walks_back = self._walks_back()
         label_words = [tokens(kg.label(r)) for r in self.rel_ids]
         self.kind_forms = self._kind_forms(label_words)
