@@ -1168,8 +1168,8 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
     qualifying that head and the word sounds more like the nodes some other relation reaches,
     names the general kind, not the qualified relation: a footballer's "*team*" is his club
     (clubs read more like "team" than the countries `national team` reaches), unless the
-    question says "*national*" (or a word meaning alike, "international"). Such a word still
-    explains the relation by what it reaches, as any type word does."""
+    question says "*national*" (`_said`: "inter*national*" does). Such a word still explains
+    the relation by what it reaches, as any type word does."""
     if qa.reach is None or not len(rows):
         return
     said = [w for w in qa.words if w and w not in STOPWORDS]
