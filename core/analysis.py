@@ -173,6 +173,9 @@ class QuestionAnalysis:
     # the type noun asked about that names relations by its form ("which *nation*"): its row,
     # that score and its word forms, for the hops whose nodes its relations point at
     kind_focus: tuple[int, float, frozenset[str]] | None = None
+    # per word row: the relations it meets only in a head whose qualifiers the question does
+    # not say ("team": `national team`, "national" unsaid) — the trace says so
+    unsaid: dict[int, list[str]] = field(default_factory=dict)
     best: np.ndarray | None = None  # (words,) the best explanation each word could get
     need: np.ndarray | None = None  # (words,) how much each word needs explaining
     # (words × role codes + 1): what a hop over each role explains of each word (its name or
@@ -251,6 +254,8 @@ class QuestionAnalysis:
         for row in self.word_rows(*used):
             r = int(np.argmax(self.scores[row])) if sem and sem.rel_ids else -1
             label = sem.kg.label(sem.rel_ids[r]) if r >= 0 else ""
+            if self.unsaid.get(row):  # "league (not national team: national unsaid)"
+                label += f" (not {'; '.join(self.unsaid[row])} unsaid)"
             out.append([self.words[self.word_tokens[row]], label, round(float(self.need[row]), 3)])
         return out
 
@@ -1183,6 +1188,8 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
             others = np.delete(qa.reach[row, : 2 * len(sem.rel_ids)], [2 * r, 2 * r + 1])
             if len(others) and others.max() >= own + UNSAID_REACH_LEAD:
                 lexical[row, r] = scores[row, r] = -1.0
+                qa.unsaid.setdefault(row, []).append(
+                    f"{sem.kg.label(rel)}: {', '.join(sorted(modifiers))}")
 
 
 def _said(word: str, said: list[str]) -> bool:

@@ -2617,6 +2617,8 @@ def test_a_head_noun_without_its_qualifier_names_the_general_kind(tmp_path: Path
         qa = analyse(question, kg)
         row = next(r for r, t in enumerate(qa.word_tokens) if qa.words[t] == "team")
         assert bool(qa.lexical[row, qa.semantics.code[national]] > 0) is names, question
+        said = dict((w, r) for w, r, _ in qa.relation_words(*qa.entities[:1]))  # the trace's
+        assert ("not national team: national unsaid" in said["team"]) is not names, question
 
 
 def test_a_peer_compound_names_a_relation_by_its_first_part(tmp_path: Path) -> None:
