@@ -2740,3 +2740,22 @@ def test_walks_back_and_forth_over_a_stored_inverse_are_not_planned(tmp_path: Pa
     assert sorted(answer.answer_labels) == ["Product 10", "Product 11", "Product 12"]
     rivals = engine.ask("Who are Ardent Labs' main rivals?", kb="makers")
     assert sorted(rivals.answer_labels) == ["Borel Works", "Cyan Motors"]
+
+
+@pytest.mark.slow  # imports a dev KB of 8k triples
+def test_a_second_name_constrains_by_the_relation_a_word_names(tmp_path: Path) -> None:
+    """ "On which companies' *boards* do A and B both sit": B constrains the answers by
+    `board member`, which "boards" names — not by the rarer `chairperson`, which the noun
+    asked about, "companies", describes as well as any relation reaching companies (on the
+    business dev KB every such relation counted as named, and the rarest came first)."""
+    engine = _dev_kb(tmp_path, "business", "kb.nt")
+    kg = engine.kg("business")
+    question = "On which companies' boards do Aditya Bhatt and Lakshmi Chatterjee both sit?"
+    qa = analyse(question, kg)
+    planner = Planner(kg)
+    member = next(r for r in kg.index.rel_ids if kg.label(r) == "board member")
+    topic, other = qa.entities[1], qa.entities[0]
+    last = 2 * planner.sem.code[member] + 1  # back over `board member`: the companies
+    readings = planner._constraints(qa, topic, topic.ids[0], last)
+    assert readings[1][0] == ((other.ids[0], member, "out"),)
+    assert engine.ask(question, kb="business").answer_labels == ["Windline Retail"]

@@ -406,6 +406,12 @@ class Planner:
             return qa._cache[key]
         reach = self.kg.index.follow.get(last, {})  # roles the answers can play
         named = self._named(qa, mention)
+        # ... of which those a word other than the noun asked about names by itself (the noun
+        # may describe what many relations reach: "which *companies*' boards do A and B sit
+        # on" names `board member`, not `chairperson`)
+        rows = [r for r in qa.word_rows(mention) if r != qa.focus_row]
+        by_name = qa.scores[rows].max(axis=0) if rows else np.zeros(len(self.sem.rel_ids))
+        said = {self.sem.rel_ids[r] for r in np.flatnonzero(by_name >= NAMED_AT)}
         constraints, mentions, alternatives = [], [], []
         for other in _distinct_mentions(qa.entities, 6):
             if other.overlaps(mention) or any(other.overlaps(m) for m in mentions):
@@ -424,7 +430,8 @@ class Planner:
                     if answer_role not in reach:
                         continue
                     rel = self.kg.index.rel_ids[code >> 1]
-                    rank = (rel in named, reach[answer_role], -self.kg.relation(rel).count)
+                    rank = (rel in said, rel in named, reach[answer_role],
+                            -self.kg.relation(rel).count)  # fmt: skip
                     direction = "out" if answer_role % 2 == 0 else "in"
                     options.append((rank, (other_id, rel, direction)))
             if options:
@@ -435,7 +442,7 @@ class Planner:
         out = [((), (), ())]
         if constraints:
             out.append((tuple(constraints), tuple(mentions), tuple(alternatives)))
-            out += self._rereadings(qa, named, (mention, *mentions), constraints, alternatives)
+            out += self._rereadings(qa, said, (mention, *mentions), constraints, alternatives)
         for shared in self._shared_values(qa, mention, anchor, last):
             out.append(((*constraints, shared), (*mentions, mention), (*alternatives, ())))
         qa._cache[key] = out
