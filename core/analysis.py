@@ -1093,13 +1093,13 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
         and not w.isdigit()
     ]
     qa.word_tokens = rows
-    said = [relation_word(qa.words[i]) for i in rows]
-    vectors = sem.model.embed_words(said)
+    row_words = [relation_word(qa.words[i]) for i in rows]  # "clubmates" reads "club"
+    vectors = sem.model.embed_words(row_words)
     qa.vectors = vectors
     scores = sem.word_scores(vectors)
     lexicon = lexicon_for(kg)
     lexical = np.full_like(scores, -1.0)
-    for row, word in enumerate(said):
+    for row, word in enumerate(row_words):
         for part in word.replace("-", " ").split():
             for rel_id, weight in lexicon.match(part).items():
                 r = sem.code[rel_id]
@@ -1108,7 +1108,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     _subject_verb(qa, sem, rows, scores, lexical)
     whole = _whole_names(qa, rows, sem, lexical)
     qa.reach = REACH_WEIGHT * sem.reach_scores(vectors)
-    _unsaid_qualifiers(qa, rows, sem, lexicon, lexical, scores)
+    _unsaid_qualifiers(qa, row_words, sem, lexicon, lexical, scores)
     focus = qa.focus_row
     if focus is not None and not _said_of_a_name(qa, rows[focus]):
         # the noun asked about names a relation only by its form ("which *league*"); by
@@ -1167,7 +1167,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     qa.role_lex = np.hstack([by_form, pad])
 
 
-def _unsaid_qualifiers(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
+def _unsaid_qualifiers(qa: QuestionAnalysis, row_words: list[str], sem: RelationSemantics,
                        lexicon: Lexicon, lexical: np.ndarray, scores: np.ndarray) -> None:
     """A word that meets a label only in its head, where the question says none of the words
     qualifying that head and the word sounds more like the nodes some other relation reaches,
@@ -1175,14 +1175,14 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
     (clubs read more like "team" than the countries `national team` reaches), unless the
     question says "*national*" (`_said`: "inter*national*" does). Such a word still explains
     the relation by what it reaches, as any type word does."""
-    if qa.reach is None or not len(rows):
+    if qa.reach is None or not row_words:
         return
-    said = [w for w in qa.words if w and w not in STOPWORDS]
-    for row, i in enumerate(rows):
+    spoken = [w for w in qa.words if w and w not in STOPWORDS]
+    for row, word in enumerate(row_words):
         for r in np.flatnonzero(lexical[row] > 0).tolist():
             rel = sem.rel_ids[r]
-            modifiers = lexicon.qualifiers_unsaid(relation_word(qa.words[i]), rel)
-            if not modifiers or any(_said(m, said) for m in modifiers):
+            modifiers = lexicon.qualifiers_unsaid(word, rel)
+            if not modifiers or any(_said(m, spoken) for m in modifiers):
                 continue
             own = qa.reach[row, 2 * r]  # what the head names: the nodes the relation reaches
             others = np.delete(qa.reach[row, : 2 * len(sem.rel_ids)], [2 * r, 2 * r + 1])
@@ -1192,15 +1192,15 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
                     f"{sem.kg.label(rel)}: {', '.join(sorted(modifiers))}")
 
 
-def _said(word: str, said: list[str]) -> bool:
-    """Does the question say the word: in one of its forms, inside a longer word
-    ("inter*national*"), or by a word meaning nearly the same ("nation")?"""
+def _said(word: str, spoken: list[str]) -> bool:
+    """Does the question (its content words, `spoken`) say the word: in one of its forms,
+    inside a longer word ("inter*national*"), or by a word meaning nearly the same ("nation")?"""
     forms = word_forms(word)
-    if any(w in forms or singular(w) == word or (len(word) >= 5 and word in w) for w in said):
+    if any(w in forms or singular(w) == word or (len(word) >= 5 and word in w) for w in spoken):
         return True
     model = text_model()
     vec = model.embed(word)
-    return any(float(model.embed(w) @ vec) >= SAID_SENSE for w in said)
+    return any(float(model.embed(w) @ vec) >= SAID_SENSE for w in spoken)
 
 
 def _subject_verb(qa: QuestionAnalysis, sem: RelationSemantics, rows: list[int],

@@ -78,6 +78,9 @@ class PathFits:
     short: np.ndarray | None = None  # (n,) hops fewer than the grammar's parts (chain_length)
     word_at: np.ndarray | None = None  # (n, K) token of each hop's word; -1: no word names it
     chain_inversions: np.ndarray | None = None  # (n,) inversions within a possessive chain
+    # (n,) bool: the type noun asked about names what the last hop reaches on this path
+    # (`kind_on_path`; read where the topic `anchor` is given)
+    on_kind: np.ndarray | None = None
 
     def explanation(self, i: int) -> Explanation:
         """Path i's explanation (what the judge reads and says)."""
@@ -126,13 +129,14 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     n, k = paths.shape
     rows = qa.word_rows(*used)
     words = len(rows)
+    on_kind = kind_on_path(qa, paths) if anchor is not None else np.zeros(n, bool)
     if not words or n == 0:
         zero = np.zeros(n)
         unexplained = (paths >= 0).sum(axis=1) - (1 if first_implied else 0)
         return PathFits(np.ones(n), np.zeros((n, k)), np.maximum(unexplained, 0), zero, zero,
                         np.zeros((0, n), bool), [], zero, np.ones(n), zero, np.ones(n),
                         (paths >= 0).sum(axis=1), (paths >= 0).sum(axis=1), zero,
-                        zero, zero, None, zero)  # fmt: skip
+                        zero, zero, None, zero, on_kind)  # fmt: skip
     names_on_path = qa.role_names[rows][:, paths]  # (w, n, K): each hop by each word's name
     names_on_path = np.maximum(names_on_path, _clear_names(qa, rows)[:, paths])
     if anchor is not None:  # what each hop reaches, from the topic and from the hop before
@@ -161,9 +165,9 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         got_hops[focus_row, np.arange(n), last] = np.maximum(
             got_hops[focus_row, np.arange(n), last], has)
     kinds = np.zeros(n, bool)
-    if anchor is not None and focus_row is not None and qa.kind_focus is not None \
+    if focus_row is not None and qa.kind_focus is not None \
             and qa.kind_focus[0] == rows[focus_row]:  # fmt: skip
-        kinds = kind_on_path(qa, paths)
+        kinds = on_kind
         at = (paths >= 0).sum(axis=1)[kinds] - 1
         got_hops[focus_row, kinds, at] = np.maximum(got_hops[focus_row, kinds, at],
                                                     qa.kind_focus[1])  # fmt: skip
@@ -386,7 +390,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     return PathFits(coverage, support, unexplained, shares, inversions, left_mask, row_words,
                     bare, coverage_soft, split, coverage_lex, unnamed_lex,
                     hops_n, echoes, cued, np.maximum(0, chain - hops_n),
-                    np.where(support >= HOP_NAMED_WORD, word_at, -1), chain_inversions)
+                    np.where(support >= HOP_NAMED_WORD, word_at, -1), chain_inversions, on_kind)
 
 
 def _clear_names(qa: QuestionAnalysis, rows: list[int]) -> np.ndarray:

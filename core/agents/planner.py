@@ -32,7 +32,6 @@ from core.path_fit import (
     clear_choice,
     explain_key,
     explain_paths,
-    kind_on_path,
     path_reach,
 )
 from core.text import MARKED_MODIFIERS, is_plural, word_senses
@@ -636,7 +635,7 @@ class Planner:
             "coverage_lex": fits.coverage_lex,
             "unnamed_hops_lex": fits.unnamed_lex,
             # by the relation's nodes, or where this path reaches them ("which *nation* …")
-            "type_rule": np.where(kind_on_path(qa, paths), 1.0, self._rule_types(qa)[last]),
+            "type_rule": np.where(fits.on_kind, 1.0, self._rule_types(qa)[last]),
             "order_rule": (last >> 1) == nearest if (nearest := self._nearest(qa, used)) is not None
             else 0.0,
             "path_similarity": self._path_similarity(qa, used, paths),
