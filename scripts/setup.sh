@@ -13,7 +13,12 @@ stamp=.venv/.knowloop-installed
 want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 # llama-cpp-python (the local model's runtime) ships as source only: build its wheel once,
 # with visible progress, into a cache outside the checkout; later installs take it from there.
-WHEELS=${KNOWLOOP_WHEELS:-$HOME/.cache/knowloop/wheels}
+# Built for any x86-64 with AVX2 (not -march=native): a wheel tuned to the build machine's
+# newest units (AMX tiles) dies with "Illegal instruction" where the kernel or hypervisor does
+# not enable them, and the cached wheel may serve another machine. The folder names the build
+# (pip's own cache, keyed by the source alone, is bypassed for it).
+WHEELS=${KNOWLOOP_WHEELS:-$HOME/.cache/knowloop/wheels-avx2}
+export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON}"
 LLAMA=llama-cpp-python==0.3.36
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
@@ -28,7 +33,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     fi
     mkdir -p "$WHEELS"
     echo "Building $LLAMA once (≈ 6-15 min on 2 cores); the wheel is cached in $WHEELS"
-    .venv/bin/python -m pip wheel --no-deps -v "$LLAMA" -w "$WHEELS" 2>&1 \
+    .venv/bin/python -m pip wheel --no-cache-dir --no-deps -v "$LLAMA" -w "$WHEELS" 2>&1 \
       | grep --line-buffered -oE '\[ *[0-9]+%\][^/]*' | awk '{printf "\r  llama.cpp build %s", $1; fflush()}' || true
     echo
     ls "$WHEELS"/llama_cpp_python-0.3.36-*.whl >/dev/null || { echo "wheel build failed" >&2; exit 1; }
