@@ -100,14 +100,22 @@ def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: li
     stands out from the others; each candidate scores the number of such wins it holds."""
     sem = semantics_for(kg)
     rows = qa.word_rows(*used)
-    if len(candidates) < 2 or not rows or not sem.categorical:
+    # ... and the class relations ("instance of": every node has one), by the noun asked
+    # about alone: "which *companies* …" prefers the candidates that are businesses, not the
+    # cities and universities the same walk reaches
+    focus = qa.focus_row
+    classes = [r for r, every in zip(sem.rel_ids, sem.universal, strict=True) if every] \
+        if focus is not None and focus in rows else []  # fmt: skip
+    if len(candidates) < 2 or not rows or not (sem.categorical or classes):
         return {}
     vectors = qa.vectors[rows]
     said = _answer_pronoun(qa.words)
     if said:  # "X's pa, who is *he*": the answer's own pronoun says what a noun would
         vectors = np.vstack([vectors, sem.model.embed_words([said])])
     out: dict[str, int] = {}
-    for rel in sem.categorical:
+    for rel in [*sem.categorical, *classes]:
+        if rel in classes:
+            vectors = qa.vectors[[focus]]
         values = {n: kg.edges(n, rel, "out", limit=3) for n in candidates[:AGREE_SAMPLE]}
         distinct = sorted({v for vs in values.values() for v in vs})
         if len(distinct) < 2:

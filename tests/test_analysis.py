@@ -2759,3 +2759,34 @@ def test_a_second_name_constrains_by_the_relation_a_word_names(tmp_path: Path) -
     readings = planner._constraints(qa, topic, topic.ids[0], last)
     assert readings[1][0] == ((other.ids[0], member, "out"),)
     assert engine.ask(question, kb="business").answer_labels == ["Windline Retail"]
+
+
+def _classes_kb() -> list[tuple[str, str, str]]:
+    """Firms, cities, universities and places of a dozen other kinds, each with its class
+    (`instance of`, which every node has: more classes than a categorical attribute has
+    values) and its country: walking `country` back from a country reaches every kind."""
+    rows = []
+    for i, kind in enumerate(("airport", "museum", "stadium", "hospital", "river", "bridge",
+                              "park", "church", "theatre", "harbour", "castle", "lake")):
+        rows += [(f"Site {i}", "instance of", kind),
+                 (f"Site {i}", "country", ("France", "Spain")[i % 2])]
+    for country, cities in (("France", ("Lyon", "Nice")), ("Spain", ("Bilbao", "Cadiz"))):
+        for city in cities:
+            rows += [(city, "instance of", "city"), (city, "country", country),
+                     (f"{city} Motors", "instance of", "business"),
+                     (f"{city} Motors", "country", country),
+                     (f"{city} Motors", "headquarters location", city),
+                     (f"University of {city}", "instance of", "university"),
+                     (f"University of {city}", "country", country)]
+    return rows
+
+
+def test_the_noun_asked_about_ranks_the_answers_of_its_class_first(tmp_path: Path) -> None:
+    """ "Which *companies* are in France": the walk back over `country` reaches firms, cities
+    and universities alike; the noun asked about reads like the class `business` of the
+    firms (the class relation every node has), so they rank first and tie alone at the top."""
+    engine = _imported(tmp_path, "classes", _classes_kb())
+    trace = engine.ask("which companies are in France", kb="classes")
+    top = [a.label for a in trace.answers if a.score == trace.answers[0].score]
+    assert sorted(top) == ["Lyon Motors", "Nice Motors"]
+    assert {a.label for a in trace.answers} >= {"Lyon", "University of Lyon"}  # ranked after
