@@ -49,7 +49,8 @@ class DevSet:
 def dev_sets() -> list[DevSet]:
     sets = [
         DevSet(n, DATA / n / f, n, DATA / n / "questions.tsv", DATA / n / "questions_heldout.tsv")
-        for n, f in (("family", "kb.tsv"), ("football", "kb.tsv"), ("business", "kb.nt"))
+        for n, f in (("family", "kb.tsv"), ("football", "kb.tsv"), ("business", "kb.nt"),
+                     ("music", "kb.tsv"))
     ]
     for hop in (1, 2, 3):
         sets.append(
