@@ -2790,3 +2790,21 @@ def test_the_noun_asked_about_ranks_the_answers_of_its_class_first(tmp_path: Pat
     top = [a.label for a in trace.answers if a.score == trace.answers[0].score]
     assert sorted(top) == ["Lyon Motors", "Nice Motors"]
     assert {a.label for a in trace.answers} >= {"Lyon", "University of Lyon"}  # ranked after
+
+
+def test_a_class_constraint_that_links_no_candidate_walks_on(tmp_path: Path) -> None:
+    """ "In which *country* was X born": the plan that keeps the birth places that are an
+    `instance of` country keeps none (a city is none), so the walk goes on from the city to
+    where it is located, as a ranked plan does — not answering the city."""
+    rows = [("France", "instance of", "country"), ("Spain", "instance of", "country")]
+    for i, city in enumerate(("Lyon", "Nice", "Bilbao", "Cadiz")):
+        country = "France" if i < 2 else "Spain"
+        rows += [(city, "instance of", "city"), (city, "located in", country),
+                 (f"Singer {i}", "instance of", "musician"), (f"Singer {i}", "born in", city),
+                 (f"Singer {i}", "citizen of", ("Spain", "France")[(i + 1) % 2]),
+                 (f"Band {i}", "instance of", "band"), (f"Band {i}", "formed in", city),
+                 (f"Singer {i}", "member of", f"Band {i}")]
+    engine = _imported(tmp_path, "classes", rows)
+    for question, expected in (("in which country was Singer 1 born", ["France"]),
+                               ("Singer 2 was born in what country?", ["Spain"])):
+        assert engine.ask(question, kb="classes").answer_labels == expected, question

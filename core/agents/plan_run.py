@@ -133,6 +133,14 @@ class RulePlanRun:
         if found is not None:
             self.plans.insert(self.plan_i, self.plans.pop(found))
 
+    def continuing(self) -> int | None:
+        """The best ranked plan that walks the current plan's hops and on (None: none)."""
+        base = self.plan
+        return next((i for i, other in enumerate(self.plans)
+                     if i != self.plan_i and other.anchor == base.anchor
+                     and len(other.hops) > len(base.hops)
+                     and other.hops[: len(base.hops)] == base.hops), None)  # fmt: skip
+
     def end_at_topic(self, failed: Plan, hops: list) -> None:
         """A walk that came back only to the topic: where a ranked plan is that walk and may
         answer its topic ("who owns X's subsidiaries?" is X), it is tried next, before the

@@ -70,6 +70,18 @@ class RuleAgent:
             retry = self._other_reading(state, last)
             if retry is not None:
                 return self._keep(run, retry)
+            if self._wrong_kind(last):
+                # walk on from these nodes where a ranked plan does ("in which country was X
+                # born": the birth city, then where it is located), else the next plan
+                on = run.continuing()
+                if on is None:
+                    return self._keep(run, self._next_plan(
+                        state, "no candidate is of the kind the question asks for"))
+                run.plan_i, run.part_i = on, 0
+                action = self._hop_action(state, run.plan, run.hop_i)
+                action.details["switched_because"] = (
+                    "no candidate is of the kind the question asks for")
+                return self._keep(run, action)
         plan = run.plan
         if run.hop_i < len(plan.hops):
             return self._keep(run, self._next_hop(state, run.hop_i))
@@ -85,6 +97,21 @@ class RuleAgent:
         run.plan_i = longer
         run.plans[longer].kinds = list(plan.kinds)  # the hops they share were walked so
         return self._keep(run, self._hop_action(state, run.plans[longer], run.hop_i))
+
+    def _wrong_kind(self, last: Step) -> bool:
+        """Did a class constraint by the noun asked about link none of the candidates ("in
+        which *country* was X born": the birth city is not an `instance of` country)? Then
+        the plan answers another kind of thing than asked for, where a constraint by another
+        name that links none is left out (`_other_reading` tried its other readings)."""
+        run = self._run
+        i = run.part_i - 1
+        if last.action.kind != "constrain" or last.triples or \
+                not 0 <= i < len(run.plan.constraint_mentions):  # fmt: skip
+            return False
+        sem = self.planner.sem
+        rel = run.plan.constraints[i][1]
+        return rel in sem.code and sem.universal[sem.code[rel]] and \
+            run.analysis.describes_answer(run.plan.constraint_mentions[i])  # fmt: skip
 
     def _other_reading(self, state: State, last: Step) -> Action | None:
         """A constraint that linked none of the candidates (so was not applied) is tried
