@@ -2803,8 +2803,13 @@ def test_a_class_constraint_that_links_no_candidate_walks_on(tmp_path: Path) -> 
                  (f"Singer {i}", "instance of", "musician"), (f"Singer {i}", "born in", city),
                  (f"Singer {i}", "citizen of", ("Spain", "France")[(i + 1) % 2]),
                  (f"Band {i}", "instance of", "band"), (f"Band {i}", "formed in", city),
-                 (f"Singer {i}", "member of", f"Band {i}")]
+                 (f"Singer {i}", "member of", f"Band {i}"),
+                 (f"Singer {i}", "plays instrument", ("guitar", "drums")[i % 2]),
+                 (f"Singer {i}", "spouse", f"Singer {3 - i}")]
+    rows += [("guitar", "instance of", "instrument"), ("drums", "instance of", "instrument")]
     engine = _imported(tmp_path, "classes", rows)
     for question, expected in (("in which country was Singer 1 born", ["France"]),
-                               ("Singer 2 was born in what country?", ["Spain"])):
+                               ("Singer 2 was born in what country?", ["Spain"]),
+                               # ... on where the nodes reached include the class asked for
+                               ("what band is Singer 0's spouse in", ["Band 3"])):
         assert engine.ask(question, kb="classes").answer_labels == expected, question

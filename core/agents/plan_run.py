@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from core.agents.planner import Plan
-from core.analysis import QuestionAnalysis
+from core.analysis import QuestionAnalysis, role_codes
 from core.judges import TYPE_MISMATCH
 from core.loop import Reading, State
 from core.trace import Action, Step
@@ -133,13 +133,15 @@ class RulePlanRun:
         if found is not None:
             self.plans.insert(self.plan_i, self.plans.pop(found))
 
-    def continuing(self) -> int | None:
-        """The best ranked plan that walks the current plan's hops and on (None: none)."""
-        base = self.plan
+    def continuing(self, arrives=lambda code: True) -> int | None:
+        """The best ranked plan that walks the current plan's hops and on, with a last hop
+        that `arrives(role code)` where the question asks (None: none)."""
+        base, sem = self.plan, self.analysis.semantics
         return next((i for i, other in enumerate(self.plans)
                      if i != self.plan_i and other.anchor == base.anchor
                      and len(other.hops) > len(base.hops)
-                     and other.hops[: len(base.hops)] == base.hops), None)  # fmt: skip
+                     and other.hops[: len(base.hops)] == base.hops
+                     and arrives(role_codes(sem, other.hops[-1:])[0])), None)  # fmt: skip
 
     def end_at_topic(self, failed: Plan, hops: list) -> None:
         """A walk that came back only to the topic: where a ranked plan is that walk and may

@@ -72,8 +72,12 @@ class RuleAgent:
                 return self._keep(run, retry)
             if self._wrong_kind(last):
                 # walk on from these nodes where a ranked plan does ("in which country was X
-                # born": the birth city, then where it is located), else the next plan
-                on = run.continuing()
+                # born": the birth city, then where it is located), else the next plan; the
+                # candidates kept are none to answer with
+                if run.best is not None and run.best.step == last.index:
+                    run.best = None
+                anchor, rel, _ = run.plan.constraints[run.part_i - 1]
+                on = run.continuing(lambda code: self._reaches_class(code, rel, anchor))
                 if on is None:
                     return self._keep(run, self._next_plan(
                         state, "no candidate is of the kind the question asks for"))
@@ -108,10 +112,21 @@ class RuleAgent:
         if last.action.kind != "constrain" or last.triples or \
                 not 0 <= i < len(run.plan.constraint_mentions):  # fmt: skip
             return False
-        sem = self.planner.sem
+        sem, mention, focus = self.planner.sem, run.plan.constraint_mentions[i], \
+            run.analysis.answer.focus  # fmt: skip
         rel = run.plan.constraints[i][1]
-        return rel in sem.code and sem.universal[sem.code[rel]] and \
-            run.analysis.describes_answer(run.plan.constraint_mentions[i])  # fmt: skip
+        # (the noun itself: "which *business* people" names no class of the answer, nor
+        # does one of two nouns joined, "which *musicians* or producers")
+        words = run.analysis.words
+        joined = {words[t] for t in (mention.start - 1, mention.end) if 0 <= t < len(words)}
+        return rel in sem.code and sem.universal[sem.code[rel]] and focus is not None \
+            and mention.start <= focus < mention.end and not joined & {"or", "and"}  # fmt: skip
+
+    def _reaches_class(self, code: int, rel: str, cls: str) -> bool:
+        """Are some of the nodes role `code` reaches (the index's sample) of class `cls`?"""
+        sample = self.kg.index.reach.get(code, ())
+        found = self.kg.edges_from(list(sample), rel, "out", limit=3)
+        return any(cls in classes for classes in found.values())
 
     def _other_reading(self, state: State, last: Step) -> Action | None:
         """A constraint that linked none of the candidates (so was not applied) is tried
