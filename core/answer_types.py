@@ -104,7 +104,7 @@ def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: li
     # about alone: "which *companies* …" prefers the candidates that are businesses, not the
     # cities and universities the same walk reaches
     focus = qa.focus_row
-    classes = [r for r, every in zip(sem.rel_ids, sem.universal, strict=True) if every] \
+    classes = [r for r, every in zip(sem.rel_ids, sem.classing, strict=True) if every] \
         if focus is not None and focus in rows else []  # fmt: skip
     if len(candidates) < 2 or not rows or not (sem.categorical or classes):
         return {}

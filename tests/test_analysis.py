@@ -2813,3 +2813,23 @@ def test_a_class_constraint_that_links_no_candidate_walks_on(tmp_path: Path) -> 
                                # ... on where the nodes reached include the class asked for
                                ("what band is Singer 0's spouse in", ["Band 3"])):
         assert engine.ask(question, kb="classes").answer_labels == expected, question
+
+
+def test_what_a_role_reaches_is_read_by_the_class_of_its_nodes(tmp_path: Path) -> None:
+    """Band names ("Crimson Orbits") say little of what they are; their class (`instance of`
+    band, a relation every node has) says it: "which *act* does X belong to" reads like what
+    `member of` reaches, not like the instruments X plays."""
+    names = ["The Static Anchors", "Velvet Ravens", "Hollow Ferries", "Crimson Orbits"]
+    cities = ["Lyon", "Nice", "Bilbao", "Cadiz"]
+    rows = [("guitar", "instance of", "instrument"), ("drums", "instance of", "instrument")]
+    for i, band in enumerate(names):
+        rows += [(band, "instance of", "band"), (band, "formed in", cities[i]),
+                 (band, "influenced by", names[(i + 1) % 4]), (cities[i], "instance of", "city")]
+        for j in range(2):
+            rows += [(f"Singer {i}{j}", "instance of", "musician"),
+                     (f"Singer {i}{j}", "member of", band),
+                     (f"Singer {i}{j}", "plays instrument", ("guitar", "drums")[j]),
+                     (f"Singer {i}{j}", "born in", cities[(i + j) % 4])]
+    engine = _imported(tmp_path, "bands", rows)
+    assert engine.ask("which act does Singer 30 belong to", kb="bands").answer_labels == [
+        "Crimson Orbits"]

@@ -38,6 +38,7 @@ INVERSE_SAMPLE = 24  # triples checked to call two relations inverses
 INVERSE_SHARE = 0.9
 SINGLE_VALUED = 1.02  # objects per subject at most this: a relation with one value each
 UNIVERSAL = 0.95  # the share of every relation's subjects that have a typing relation
+CLASSED = 0.5  # ... and of the nodes other relations reach, on average, for a class relation
 SHARED_VALUES = 0.15  # objects per subject at most this: a relation's values are shared
 CATEGORICAL_MAX = 12
 AFTER_SAMPLE = 24  # nodes of the previous role sampled for `reach_after`
@@ -74,6 +75,22 @@ class RelationSemantics:
         self._name_vecs = self.model.embed_many(texts)
         self._name_weights = np.array(weights, dtype=np.float32)
         self.label_vecs = self.model.embed_many([kg.label(r) for r in self.rel_ids])
+        # per relation: do (nearly) all the subjects of every relation have it? Then its
+        # objects are classes ("instance of": city, university, business), not values of one
+        # kind of thing (read from the index's role statistics: a lazily indexed endpoint
+        # cannot list its nodes); what a role reaches is read by them too (`_centroid`)
+        follow, n = kg.index.follow, len(self.rel_ids)
+        subjects_of = [follow[2 * q + 1] for q in range(n) if follow.get(2 * q + 1)]
+        self.universal = [bool(subjects_of) and all(f.get(2 * r, 0.0) >= UNIVERSAL
+                                                    for f in subjects_of)
+                          for r in range(n)]  # fmt: skip
+        # ... and is it a class relation: one the nodes other relations point at have too
+        # (bands, cities and albums are each an `instance of` something), not an attribute
+        # of one kind of subject that every subject happens to have (each film's genre)
+        entity = [q for q in range(n) if kg.relation(self.rel_ids[q]).object_kind == "entity"]
+        self.classing = [every and bool(entity) and float(np.mean(
+            [follow.get(2 * q, {}).get(2 * r, 0.0) for q in entity if q != r] or [0.0]))
+            >= CLASSED for r, every in enumerate(self.universal)]  # fmt: skip
         self.reach_vecs = self._reach_vectors()
         self._after: dict[tuple[int, int], np.ndarray] = {}
         self._kind_after: dict[tuple[int, int], frozenset[str]] = {}
@@ -101,15 +118,6 @@ class RelationSemantics:
         self.one_each = np.array(
             [i.count <= SINGLE_VALUED * (i.n_subjects if d == 0 else i.n_objects)
              for i in info for d in (0, 1)] + [True])  # fmt: skip
-        # ... do (nearly) all the subjects of every relation have it? Then its objects are
-        # classes ("instance of": city, university, business), not values of one kind of
-        # thing (read from the index's role statistics: a lazily indexed endpoint cannot list
-        # its nodes)
-        follow, n = kg.index.follow, len(self.rel_ids)
-        subjects_of = [follow[2 * q + 1] for q in range(n) if follow.get(2 * q + 1)]
-        self.universal = [bool(subjects_of) and all(f.get(2 * r, 0.0) >= UNIVERSAL
-                                                    for f in subjects_of)
-                          for r in range(n)]  # fmt: skip
         # ... are its objects a few values many subjects share (professions, positions,
         # industries), rather than free tags?
         self.shared_values = [i.n_objects <= SHARED_VALUES * i.n_subjects for i in info]
@@ -229,15 +237,21 @@ class RelationSemantics:
 
     def _centroid(self, nodes) -> np.ndarray:
         """What kind of thing some nodes are, as one unit vector: the mean of what they are
-        called (labels, rdf:type classes) plus the mean of the names of what they have (the
+        called (labels, classes) plus the mean of the names of what they have (the
         relations they are subjects of: films have a genre and a director, companies a
         parent organization) — names alone say little about films or companies."""
         kg, index = self.kg, self.kg.index
         kg.prefetch(nodes)
         texts = [_node_text(kg, n) for n in nodes]
         texts += [kg.label(c) for n in nodes for c in index.classes.get(n, ())]
-        texts = [t for t in texts if t]
         sample = list(nodes)[:HAS_SAMPLE]
+        # ... and by a class relation that is no rdf:type ("instance of": band, album), a
+        # surer word for what they are than their names ("The Static Anchors")
+        for rel in (r for r, is_class in zip(self.rel_ids, self.classing, strict=True)
+                    if is_class):  # fmt: skip
+            reached = kg.edges_from(sample, rel, "out", limit=2)
+            texts += [kg.label(c) for found in reached.values() for c in found]
+        texts = [t for t in texts if t]
         has = [self.label_vecs[self.code[r]] for n in sample for r, d in kg.roles(n) if d == "out"]
         # and the names of what points at them: a relation often names its object's kind
         # ("plays for *club*", "birth *city*")
