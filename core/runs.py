@@ -59,7 +59,7 @@ MAX_PROPOSAL_CHARS = 2000
 MAX_PROPOSAL_TRIPLES = 1000
 MAX_WHO_CHARS = 200
 STATUSES = ("pending", "accepted", "rejected")
-_LOCK_HOLDER = re.compile(r"Conflicting lock is held in (.+?) \(PID (\d+)\)")
+_LOCK_HOLDER = re.compile(r"Conflicting lock is held\s+in (.+?) \(PID (\d+)\)")
 _SURROGATES = re.compile("[\ud800-\udfff]")  # what undecodable bytes of argv become
 _SPOOL_TABLE = (
     "CREATE TABLE IF NOT EXISTS run_spool (spool_id VARCHAR PRIMARY KEY, run_id BIGINT NOT NULL)"
