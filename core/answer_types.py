@@ -104,8 +104,7 @@ def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: li
     # about alone: "which *companies* …" prefers the candidates that are businesses, not the
     # cities and universities the same walk reaches
     focus = qa.focus_row
-    classes = [r for r, every in zip(sem.rel_ids, sem.classing, strict=True) if every] \
-        if focus is not None and focus in rows else []  # fmt: skip
+    classes = sem.class_relations if focus is not None and focus in rows else []
     if len(candidates) < 2 or not rows or not (sem.categorical or classes):
         return {}
     vectors = qa.vectors[rows]
@@ -114,13 +113,12 @@ def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: li
         vectors = np.vstack([vectors, sem.model.embed_words([said])])
     out: dict[str, int] = {}
     for rel in [*sem.categorical, *classes]:
-        if rel in classes:
-            vectors = qa.vectors[[focus]]
         values = {n: kg.edges(n, rel, "out", limit=3) for n in candidates[:AGREE_SAMPLE]}
         distinct = sorted({v for vs in values.values() for v in vs})
         if len(distinct) < 2:
             continue
-        sims = vectors @ sem.model.embed_many([kg.label(v) for v in distinct]).T
+        said_by = qa.vectors[[focus]] if rel in classes else vectors
+        sims = said_by @ sem.model.embed_many([kg.label(v) for v in distinct]).T
         best = sims.max(axis=0)  # per value: the best word
         order = np.argsort(-best)
         if best[order[0]] < AGREE_MIN or best[order[0]] - best[order[1]] < AGREE_MARGIN:

@@ -136,12 +136,16 @@ class RulePlanRun:
     def continuing(self, arrives=lambda code: True) -> int | None:
         """The best ranked plan that walks the current plan's hops and on, with a last hop
         that `arrives(role code)` where the question asks (None: none)."""
-        base, sem = self.plan, self.analysis.semantics
-        return next((i for i, other in enumerate(self.plans)
-                     if i != self.plan_i and other.anchor == base.anchor
-                     and len(other.hops) > len(base.hops)
-                     and other.hops[: len(base.hops)] == base.hops
+        sem = self.analysis.semantics
+        return next((i for i, other in enumerate(self.plans) if self._continues(i)
                      and arrives(role_codes(sem, other.hops[-1:])[0])), None)  # fmt: skip
+
+    def _continues(self, i: int) -> bool:
+        """Does ranked plan i walk the current plan's hops from its topic, and on?"""
+        base, other = self.plan, self.plans[i]
+        return i != self.plan_i and other.anchor == base.anchor \
+            and len(other.hops) > len(base.hops) \
+            and other.hops[: len(base.hops)] == base.hops  # fmt: skip
 
     def end_at_topic(self, failed: Plan, hops: list) -> None:
         """A walk that came back only to the topic: where a ranked plan is that walk and may
@@ -184,13 +188,6 @@ class RulePlanRun:
             if other.features.get("value_answer", 0) > base.features.get("value_answer", 0) \
                     and not righted:  # fmt: skip
                 continue
-            if (
-                i != self.plan_i
-                and other.anchor == base.anchor
-                and len(other.hops) > len(base.hops)
-                and other.hops[: len(base.hops)] == base.hops
-                and not other.constraints
-                and not other.filters
-            ):
+            if self._continues(i) and not other.constraints and not other.filters:
                 return i
         return None

@@ -119,7 +119,7 @@ class RuleAgent:
         # does one of two nouns joined, "which *musicians* or producers")
         words = run.analysis.words
         joined = {words[t] for t in (mention.start - 1, mention.end) if 0 <= t < len(words)}
-        return rel in sem.code and sem.classing[sem.code[rel]] and focus is not None \
+        return rel in sem.class_relations and focus is not None \
             and mention.start <= focus < mention.end and not joined & {"or", "and"}  # fmt: skip
 
     def _reaches_class(self, code: int, rel: str, cls: str) -> bool:

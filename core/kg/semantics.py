@@ -88,9 +88,12 @@ class RelationSemantics:
         # (bands, cities and albums are each an `instance of` something), not an attribute
         # of one kind of subject that every subject happens to have (each film's genre)
         entity = [q for q in range(n) if kg.relation(self.rel_ids[q]).object_kind == "entity"]
-        self.classing = [every and bool(entity) and float(np.mean(
-            [follow.get(2 * q, {}).get(2 * r, 0.0) for q in entity if q != r] or [0.0]))
-            >= CLASSED for r, every in enumerate(self.universal)]  # fmt: skip
+        self.class_relations = [
+            self.rel_ids[r] for r, every in enumerate(self.universal)
+            if every and entity and float(np.mean(
+                [follow.get(2 * q, {}).get(2 * r, 0.0) for q in entity if q != r] or [0.0]))
+            >= CLASSED
+        ]  # fmt: skip
         self.reach_vecs = self._reach_vectors()
         self._after: dict[tuple[int, int], np.ndarray] = {}
         self._kind_after: dict[tuple[int, int], frozenset[str]] = {}
@@ -247,8 +250,7 @@ class RelationSemantics:
         sample = list(nodes)[:HAS_SAMPLE]
         # ... and by a class relation that is no rdf:type ("instance of": band, album), a
         # surer word for what they are than their names ("The Static Anchors")
-        for rel in (r for r, is_class in zip(self.rel_ids, self.classing, strict=True)
-                    if is_class):  # fmt: skip
+        for rel in self.class_relations:
             reached = kg.edges_from(sample, rel, "out", limit=2)
             texts += [kg.label(c) for found in reached.values() for c in found]
         texts = [t for t in texts if t]
