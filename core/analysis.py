@@ -120,6 +120,7 @@ PLACE_NAMES = 0.55  # a word naming a path relation this well is a place of the 
 HAS_SHARE = 0.5  # a relation this share of a role's nodes have says what those nodes are
 KIND_SLACK = 0.1  # a clause head that only says what its node is: how far below the best
 FOCUS_SYNONYM = 0.75  # the noun asked about names a relation by meaning at this cosine
+SAME_KIND = 0.9  # two roles reach the same kind of node at this cosine of their reach vectors
 ORDER_PULL = 0.03  # per structural rank: an earlier hop takes the word the structure puts first
 SWAP_COST = 0.25  # support two hops may give up to take their words in the structure's order
 
@@ -176,6 +177,9 @@ class QuestionAnalysis:
     # per word row: the relations it meets only in a head whose qualifiers the question does
     # not say ("team": `national team`, "national" unsaid) — the trace says so
     unsaid: dict[int, list[str]] = field(default_factory=dict)
+    # roles arriving at what the noun asked about names as the thing a verb is done to
+    # ("which *records*": the subjects of `recorded at`, not the studios) — the rule typing
+    subject_roles: frozenset[int] = frozenset()
     best: np.ndarray | None = None  # (words,) the best explanation each word could get
     need: np.ndarray | None = None  # (words,) how much each word needs explaining
     # (words × role codes + 1): what a hop over each role explains of each word (its name or
@@ -1109,6 +1113,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     whole = _whole_names(qa, rows, sem, lexical)
     qa.reach = REACH_WEIGHT * sem.reach_scores(vectors)
     _unsaid_qualifiers(qa, row_words, sem, lexicon, lexical, scores)
+    _other_complement(qa, rows, sem, lexical, scores)
     focus = qa.focus_row
     if focus is not None and not _said_of_a_name(qa, rows[focus]):
         # the noun asked about names a relation only by its form ("which *league*"); by
@@ -1146,8 +1151,12 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     for rel, inverse in sem.inverse.items():
         by_role[:, 2 * sem.code[rel] + 1] = scores[:, sem.code[inverse]]
     owned = _name_both_ways(qa, rows, lexical, scores, by_role, kg, sem)
+    patient = _verb_named(lexicon, qa.words[rows[focus]], lexical[focus], sem) \
+        if focus is not None and focus not in whole else []  # fmt: skip
     if focus is not None and focus not in whole and is_agent_noun(qa.words[rows[focus]]):
         _agent_focus(by_role, focus, lexical[focus], kg, sem)
+    elif patient:
+        qa.subject_roles = _subject_focus(by_role, focus, lexical[focus], kg, patient)
     elif focus is not None and focus not in whole and lexical[focus].max() > 0 \
             and not _relational(qa.words, rows[focus]):
         _kind_focus(by_role, focus, float(lexical[focus].max()), qa.words[rows[focus]], sem)
@@ -1190,6 +1199,44 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, row_words: list[str], sem: Relation
                 lexical[row, r] = scores[row, r] = -1.0
                 qa.unsaid.setdefault(row, []).append(
                     f"{sem.kg.label(rel)}: {', '.join(sorted(modifiers))}")
+
+
+_COMPLEMENT_PREPOSITIONS = frozenset("in on at with for from into".split())
+_BEFORE_A_NOUN = frozenset(
+    "the a an its their his her our your my whose 's have has had having with of in on at for by"
+    " from to no any some every each".split())
+
+
+def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
+                      lexical: np.ndarray, scores: np.ndarray) -> None:  # fmt: skip
+    """A verb whose label takes a noun for its object ("*plays* instrument"), said with a
+    preposition instead and without that noun ("who *plays in* X", "the band X *plays
+    with*"), or with an object that relation never has ("bands that *play* dream pop": a
+    genre, no instrument), says another thing of the verb: it does not name that relation
+    (in place, on both score matrices). "what does X play", "who plays guitar in X" still
+    do; a noun ("have *headquarters in* X", "its *headquarters*") is no verb: not after a
+    determiner, a possessive, a preposition or "have"."""
+    words, spoken = qa.words, [w for w in qa.words if w and w not in STOPWORDS]
+    roles = sem.kg.index.roles
+    for row, i in enumerate(rows):
+        after = words[i + 1] if i + 1 < len(words) else ""
+        subject = i > 0 and words[i - 1] not in _BEFORE_A_NOUN
+        objects = [m.ids[0] for m in qa.entities if m.start == i + 1 and m.ids]
+        if not subject or (after not in _COMPLEMENT_PREPOSITIONS and not objects):
+            continue
+        for r in np.flatnonzero(lexical[row] > 0).tolist():
+            if any(2 * r + 1 in roles.get(node, ()) for node in objects):
+                continue  # "plays *guitar*": an object it has
+            info = sem.kg.relation(sem.rel_ids[r])
+            objects = []  # per name the verb is met in: the word right after it there
+            for name in (info.label, *info.aliases):
+                label = label_tokens(name)
+                at = [k for k, w in enumerate(label) if _inflection(words[i], w)]
+                if at:
+                    objects.append(label[at[0] + 1] if at[0] + 1 < len(label) else None)
+            if objects and all(o and o not in STOPWORDS and not _said(o, spoken)
+                               for o in objects):  # fmt: skip
+                lexical[row, r] = scores[row, r] = -1.0
 
 
 def _said(word: str, spoken: list[str]) -> bool:
@@ -1390,16 +1437,48 @@ def _agent_focus(by_role: np.ndarray, row: int, lexical: np.ndarray, kg: Knowled
     says: the object of an agentive relation ("directed by": which *director*), the subject
     of an active one ("plays for": which *players*). For an active relation the answer is
     whatever can be its subject, however the path reaches it — not what it reaches."""
-    follow = kg.index.follow
+    active = [r for r in np.flatnonzero(lexical > 0) if not kg.relation(sem.rel_ids[r]).agentive]
+    _subject_focus(by_role, row, lexical, kg, active)
+
+
+def _verb_named(lexicon: Lexicon, word: str, lexical: np.ndarray,
+                sem: RelationSemantics) -> list[int]:  # fmt: skip
+    """The relations a noun (not an agent noun, not itself a verb form) names only by the
+    verb of their label, and whose subjects read more like it than their objects: "which
+    *records* …" meets `recorded at` in "recorded" and means the records, not the studios
+    (where "which *location*" meets `located in` and means the places). Such a noun says
+    what the verb is done to."""
+    if is_agent_noun(word) or verb_form(word):
+        return []
+    forms, out, vec = word_forms(word), [], None
     for r in np.flatnonzero(lexical > 0):
-        rel = sem.rel_ids[r]
-        if kg.relation(rel).agentive:
-            continue
+        sources = {w for f in forms for w in lexicon.sources.get((f, sem.rel_ids[r]), ())}
+        if sources and all(verb_form(w) for w in sources):
+            vec = sem.model.embed(word) if vec is None else vec
+            if sem.reach_vecs[2 * r + 1] @ vec > sem.reach_vecs[2 * r] @ vec:
+                out.append(int(r))
+    return out
+
+
+def _subject_focus(by_role: np.ndarray, row: int, lexical: np.ndarray, kg: KnowledgeGraph,
+                   rels: list[int]) -> frozenset[int]:  # fmt: skip
+    """The noun asked about names the subjects of relations `rels` (the players who play
+    for a club, the records recorded at a studio): the answer is whatever can be their
+    subject, however the path reaches it — not what they reach: a role arriving at nodes
+    that mostly have them, or at nodes of the same kind as their subjects (few records say
+    where they were recorded; those produced by X are records all the same)."""
+    follow = kg.index.follow
+    sem = semantics_for(kg)
+    marked: set[int] = set()
+    for r in rels:
         score = float(lexical[r])
         by_role[row, 2 * r] = -1.0  # arriving at what "plays for" reaches: clubs, not players
+        alike = sem.reach_vecs @ sem.reach_vecs[2 * r + 1] >= SAME_KIND
         for code, nexts in follow.items():
-            if code < by_role.shape[1] and nexts.get(2 * r, 0.0) >= 0.5:
+            if code < by_role.shape[1] and (nexts.get(2 * r, 0.0) >= 0.5 or alike[code]):
                 by_role[row, code] = max(by_role[row, code], score)
+                marked.add(code)
+    return frozenset(marked)
 
 
 def _kind_focus(by_role: np.ndarray, row: int, score: float, word: str,

@@ -42,6 +42,8 @@ def rule_type_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, code: int) -> float:
     if qa.answer.wh == "time":
         return 1.0 if forward and info.object_kind == "year" else -1.0
     row = qa.focus_row
+    if qa.subject_roles:  # "which *records*": what `recorded at` is said of
+        return 1.0 if code in qa.subject_roles else -1.0
     if row is not None and qa.role_lex[row, :-1].max() > 0:
         return 1.0 if sem.kind_forms[code] & _focus_head(qa, sem) else -1.0
     return 0.0

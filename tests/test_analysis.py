@@ -2833,3 +2833,64 @@ def test_what_a_role_reaches_is_read_by_the_class_of_its_nodes(tmp_path: Path) -
     engine = _imported(tmp_path, "bands", rows)
     assert engine.ask("which act does Singer 30 belong to", kb="bands").answer_labels == [
         "Crimson Orbits"]
+
+
+def _label_kb() -> list[tuple[str, str, str]]:
+    """Bands in cities in countries, their members and the instruments these play, their
+    albums, who produced each and — for a few only — the studio it was recorded at; every
+    node an `instance of` its class."""
+    names = ["The Static Anchors", "Velvet Ravens", "Hollow Ferries", "Crimson Orbits"]
+    cities = [("Lyon", "France"), ("Bilbao", "Spain"), ("Nice", "France"), ("Cadiz", "Spain")]
+    rows = [(thing, "instance of", kind) for thing, kind in (
+        ("guitar", "instrument"), ("drums", "instrument"), ("France", "country"),
+        ("Spain", "country"), ("Studio North", "studio"), ("Studio South", "studio"))]
+    for i, band in enumerate(names):
+        city, country = cities[i]
+        rows += [(band, "instance of", "band"), (band, "formed in", city),
+                 (city, "instance of", "city"), (city, "located in", country)]
+        for j in range(2):
+            rows += [(f"Singer {i}{j}", "instance of", "musician"),
+                     (f"Singer {i}{j}", "member of", band),
+                     (f"Singer {i}{j}", "plays instrument", ("guitar", "drums")[j])]
+        for j in range(3):
+            album = f"Album {i}{j}"
+            rows += [(album, "instance of", "album"), (album, "performer", band),
+                     (album, "produced by", f"Producer {(i + j) % 3}")]
+            if i == j:
+                rows.append((album, "recorded at", ("Studio North", "Studio South")[j % 2]))
+    rows += [(f"Producer {k}", "instance of", "producer") for k in range(3)]
+    return rows
+
+
+def test_a_class_is_no_topic_where_the_question_names_a_thing(tmp_path: Path) -> None:
+    """ "Which *country* are X from": `country` links the class node, whose members (every
+    country) a plan from it would answer; where the question names a thing of its own the
+    class only says what the answer is, so the walk starts from the band."""
+    engine = _imported(tmp_path, "labels", _label_kb())
+    assert engine.ask("Which country are Velvet Ravens from?",
+                      kb="labels").answer_labels == ["Spain"]
+
+
+def test_a_noun_met_in_a_verb_of_a_label_asks_for_what_the_verb_is_done_to(
+        tmp_path: Path) -> None:
+    """ "What *records* has P produced": "records" meets `recorded at` only in "recorded", and
+    reads more like the albums recorded than the studios, so it asks for albums (whatever
+    reaches them: few say where they were recorded) — not for the studio of P's albums."""
+    engine = _imported(tmp_path, "labels", _label_kb())
+    trace = engine.ask("What records has Producer 1 produced?", kb="labels")
+    produced = sorted(s for s, r, o in _label_kb() if r == "produced by" and o == "Producer 1")
+    assert sorted(trace.answer_labels) == produced == ["Album 01", "Album 10", "Album 22",
+                                                       "Album 31"]  # fmt: skip
+
+
+def test_a_verb_said_with_a_preposition_names_no_relation_taking_an_object(
+        tmp_path: Path) -> None:
+    """ "Who *plays in* X", "which band does X *play with*": `plays instrument` takes its noun
+    for an object; said with a preposition and no instrument the verb says another thing
+    (membership) — while "what does X play" still asks for the instrument."""
+    engine = _imported(tmp_path, "labels", _label_kb())
+    assert sorted(engine.ask("Who plays in Hollow Ferries?", kb="labels").answer_labels) == [
+        "Singer 20", "Singer 21"]
+    assert engine.ask("Which band does Singer 31 play with?",
+                      kb="labels").answer_labels == ["Crimson Orbits"]
+    assert engine.ask("What does Singer 31 play?", kb="labels").answer_labels == ["drums"]

@@ -215,15 +215,21 @@ class Planner:
         self.context_gate = context_gate
         self.context_read = context_read
         self.sem = semantics_for(kg)
+        # the roles of a class node: the object of a class relation (`instance of`)
+        self._class_roles = {2 * i + 1 for i, rel in enumerate(kg.index.rel_ids)
+                             if rel in self.sem.class_relations}  # fmt: skip
 
     def plans(self, qa: QuestionAnalysis, limit: int = 8) -> list[Plan]:
         """The best `limit` plans, best first, each with its score and features."""
         candidates: list[Plan] = []
         mentions = _distinct_mentions(qa.entities, self.max_anchors)
         best_link = max((m.link_score for m in mentions), default=0.0)
+        mentions = [m for m in mentions if m.link_score >= best_link - ANCHOR_MARGIN]
+        # far weaker than the best-linked name: not worth planning from; nor is a class
+        # ("which *country* are X from") where the question names a thing of its own
+        if any(not self._is_class(m) for m in mentions):
+            mentions = [m for m in mentions if not self._is_class(m)]
         for mention in mentions:
-            if mention.link_score < best_link - ANCHOR_MARGIN:
-                continue  # far weaker than the best-linked name: not worth planning from
             for anchor in mention.ids[:3]:
                 candidates.extend(self._plans_for(qa, mention, anchor))
         if not candidates:
@@ -261,6 +267,12 @@ class Planner:
                 plan.exclude_topic = False
             ranked.append(plan)
         return ranked
+
+    def _is_class(self, mention: EntityMention) -> bool:
+        """Is every node the mention links a class (the object of a class relation)?"""
+        roles = self.kg.index.roles
+        return bool(self._class_roles) and all(
+            self._class_roles & set(roles.get(node, ())) for node in mention.ids[:3])
 
     def ranker_of(self, plan: Plan) -> PlanRanker:
         """The scorer that gave `plan` its score (what its explanation must read)."""
