@@ -36,6 +36,7 @@ from core.text import (
     IRREGULAR_PLURALS,
     MARKED_MODIFIERS,
     MARKED_SENSES,
+    MARKED_STEMS,
     STOPWORDS,
     content_words,
     is_agent_noun,
@@ -296,6 +297,7 @@ class Lexicon:
             modifiers_by_rel[rel.id] = {singular(w) for w in modifier_words}
             self.name_parts[rel.id] = [label_parts(name.replace(".", " "))
                                        for name in (rel.label, *rel.aliases)]  # fmt: skip
+        self.heads = frozenset(heads)  # the (singular) head nouns of the KB's labels
         df: dict[str, int] = defaultdict(int)
         for forms in forms_by_rel.values():
             for f in forms:
@@ -1183,19 +1185,29 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, row_words: list[str], sem: Relation
     names the general kind, not the qualified relation: a footballer's "*team*" is his club
     (clubs read more like "team" than the countries `national team` reaches), unless the
     question says "*national*" (`_said`: "inter*national*" does). Such a word still explains
-    the relation by what it reaches, as any type word does."""
+    the relation by what it reaches, as any type word does. Where the question does say the
+    qualifiers of another label the word heads ("what *year* was the band *formed*":
+    `formation year`), the word names that one, not those whose qualifiers are unsaid
+    (`birth year`), whatever they reach — unless that qualifier heads a label itself
+    ("the *country* of X's *club*'s stadium": "club" is a hop of its own)."""
     if qa.reach is None or not row_words:
         return
     spoken = [w for w in qa.words if w and w not in STOPWORDS]
     for row, word in enumerate(row_words):
+        unsaid, qualified = [], False
         for r in np.flatnonzero(lexical[row] > 0).tolist():
+            modifiers = lexicon.qualifiers_unsaid(word, sem.rel_ids[r])
+            if modifiers and any(_said(m, spoken) for m in modifiers - lexicon.heads):
+                qualified = True  # (not by a word that may name a hop of its own: "club")
+            elif modifiers:
+                unsaid.append((r, modifiers))
+        for r, modifiers in unsaid:
             rel = sem.rel_ids[r]
-            modifiers = lexicon.qualifiers_unsaid(word, rel)
-            if not modifiers or any(_said(m, spoken) for m in modifiers):
-                continue
             own = qa.reach[row, 2 * r]  # what the head names: the nodes the relation reaches
             others = np.delete(qa.reach[row, : 2 * len(sem.rel_ids)], [2 * r, 2 * r + 1])
-            if len(others) and others.max() >= own + UNSAID_REACH_LEAD:
+            # (a marked one, "*former* club", is read by its sense: `said_senses`)
+            if (qualified and not modifiers & MARKED_MODIFIERS) or \
+                    (len(others) and others.max() >= own + UNSAID_REACH_LEAD):  # fmt: skip
                 lexical[row, r] = scores[row, r] = -1.0
                 qa.unsaid.setdefault(row, []).append(
                     f"{sem.kg.label(rel)}: {', '.join(sorted(modifiers))}")
@@ -1241,9 +1253,12 @@ def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemant
 
 def _said(word: str, spoken: list[str]) -> bool:
     """Does the question (its content words, `spoken`) say the word: in one of its forms,
-    inside a longer word ("inter*national*"), or by a word meaning nearly the same ("nation")?"""
+    inside a longer word ("inter*national*"), as a derivation of a word's stem ("*form*" of
+    "formation"), or by a word meaning nearly the same ("nation")?"""
     forms = word_forms(word)
     if any(w in forms or singular(w) == word or (len(word) >= 5 and word in w) for w in spoken):
+        return True
+    if any(len(f) >= 4 and word.startswith(f) for w in spoken for f in word_forms(w)):
         return True
     model = text_model()
     vec = model.embed(word)
@@ -1317,8 +1332,8 @@ def said_senses(qa: QuestionAnalysis, skip: set[int]) -> set[int]:
     if qa.answer.wh == "number":
         said.discard("old")
     forms = said | {f for w in said for f in word_forms(w)}
-    senses = {j for j, sense in enumerate(MARKED_SENSES)
-              if sense & forms or any(word_forms(m) & forms for m in sense)}  # fmt: skip
+    senses = {j for j, (sense, stems) in enumerate(zip(MARKED_SENSES, MARKED_STEMS, strict=True))
+              if sense & forms or stems & forms}  # fmt: skip
     return senses | {j for i, w in enumerate(qa.words) if w == "used" and i not in skip
                      for j in word_senses(qa.words, i)}  # fmt: skip
 

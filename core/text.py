@@ -166,6 +166,9 @@ MARKED_SENSES = (
     frozenset("second alternative".split()),
 )
 MARKED_MODIFIERS = frozenset().union(*MARKED_SENSES)
+# ... by their stems alone: "former" is no agent of "form" (a band *formed* in 1990 says no
+# earlier sense)
+MARKED_STEMS = tuple(frozenset(_STEMMER.stemWord(w) for w in sense) for sense in MARKED_SENSES)
 PAST = 0  # the index of the "former" sense
 
 

@@ -2894,3 +2894,30 @@ def test_a_verb_said_with_a_preposition_names_no_relation_taking_an_object(
     assert engine.ask("Which band does Singer 31 play with?",
                       kb="labels").answer_labels == ["Crimson Orbits"]
     assert engine.ask("What does Singer 31 play?", kb="labels").answer_labels == ["drums"]
+
+
+def test_a_verb_of_the_stem_of_a_marked_word_says_no_marked_sense(tmp_path: Path) -> None:
+    """ "Where was X's band *formed*" says nothing "*former*" says (that word is no agent of
+    "form"): the band is the one X is a member of, not the one X was a member of."""
+    rows = _label_kb() + [(f"Singer {i}0", "former member of", band) for i, band in enumerate(
+        ("Velvet Ravens", "Hollow Ferries", "Crimson Orbits", "The Static Anchors"))]
+    engine = _imported(tmp_path, "labels", rows)
+    assert engine.ask("In which city was Singer 10's band formed?",
+                      kb="labels").answer_labels == ["Bilbao"]
+    assert engine.ask("In which city was Singer 10's former band formed?",
+                      kb="labels").answer_labels == ["Nice"]
+
+
+def test_a_head_noun_names_the_label_whose_qualifiers_are_said(tmp_path: Path) -> None:
+    """ "In which *year* was the band X belongs to *formed*": "year" heads `birth year` and
+    `formation year` alike; the question says "formed" (near "formation") and nothing of a
+    birth, so it names the band's formation year — X's birth year is another question."""
+    bands = ("The Static Anchors", "Velvet Ravens", "Hollow Ferries", "Crimson Orbits")
+    rows = _label_kb() + [(band, "formation year", str(1990 + i)) for i, band in enumerate(bands)]
+    rows += [(f"Singer {i}{j}", "birth year", str(1960 + 2 * i + j)) for i in range(4)
+             for j in range(2)]  # fmt: skip
+    engine = _imported(tmp_path, "labels", rows)
+    for question in ("In which year was the band Singer 10 belongs to formed?",
+                     "what year did the band that Singer 10 is in form"):
+        assert engine.ask(question, kb="labels").answer_labels == ["1991"], question
+    assert engine.ask("In which year was Singer 10 born?", kb="labels").answer_labels == ["1962"]
