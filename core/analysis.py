@@ -281,6 +281,8 @@ class Lexicon:
         self.sources: dict[tuple[str, str], set[str]] = defaultdict(set)
         # per relation, each name's (head words, qualifying words): ("team",), ("national",)
         self.name_parts: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
+        # a name of three or more words by its initials: "ceo" -> `chief executive officer`
+        self.acronyms: dict[str, set[str]] = defaultdict(set)
         for rel in kg.relations:
             text = rel.words.replace(".", " ")
             forms = set()
@@ -297,6 +299,11 @@ class Lexicon:
             modifiers_by_rel[rel.id] = {singular(w) for w in modifier_words}
             self.name_parts[rel.id] = [label_parts(name.replace(".", " "))
                                        for name in (rel.label, *rel.aliases)]  # fmt: skip
+            for name in (rel.label, *rel.aliases):  # (its initials: `_acronym`)
+                words = label_tokens(name.replace(".", " "))
+                for part in {tuple(words), tuple(w for w in words if w not in STOPWORDS)}:
+                    if len(part) >= 3:
+                        self.acronyms["".join(w[0] for w in part)].add(rel.id)
         self.heads = frozenset(heads)  # the (singular) head nouns of the KB's labels
         df: dict[str, int] = defaultdict(int)
         for forms in forms_by_rel.values():
@@ -1110,6 +1117,8 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
             for rel_id, weight in lexicon.match(part).items():
                 r = sem.code[rel_id]
                 lexical[row, r] = max(lexical[row, r], LEX_BASE + (1 - LEX_BASE) * weight)
+        for rel_id in lexicon.acronyms.get(_acronym(qa.tokens[rows[row]]), ()):
+            lexical[row, sem.code[rel_id]] = 1.0
     _read_singulars(scores, sem, qa.words, rows, lexical)
     _subject_verb(qa, sem, rows, scores, lexical)
     whole = _whole_names(qa, rows, sem, lexical)
@@ -1211,6 +1220,13 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, row_words: list[str], sem: Relation
                 lexical[row, r] = scores[row, r] = -1.0
                 qa.unsaid.setdefault(row, []).append(
                     f"{sem.kg.label(rel)}: {', '.join(sorted(modifiers))}")
+
+
+def _acronym(token: str) -> str:
+    """The letters of a token written as an acronym ("CEO", "CEOs"), lower-cased; else ""."""
+    letters = token[:-1] if token.endswith("s") else token
+    return letters.casefold() if len(letters) >= 3 and letters.isalpha() and letters.isupper() \
+        else ""  # fmt: skip
 
 
 _COMPLEMENT_PREPOSITIONS = frozenset("in on at with for from into".split())

@@ -2921,3 +2921,22 @@ def test_a_head_noun_names_the_label_whose_qualifiers_are_said(tmp_path: Path) -
                      "what year did the band that Singer 10 is in form"):
         assert engine.ask(question, kb="labels").answer_labels == ["1991"], question
     assert engine.ask("In which year was Singer 10 born?", kb="labels").answer_labels == ["1962"]
+
+
+def test_an_acronym_names_the_relation_of_its_initials(tmp_path: Path) -> None:
+    """ "CEO", "CEOs" are `chief executive officer` by form (its initials), as "chief" or
+    "officer" would be; lower-case "ceo" is read by meaning only (a word like any other)."""
+    engine = _imported(tmp_path, "firms", [
+        ("Acme", "chief executive officer", "Ann Lee"), ("Acme", "chairperson", "Bo Kim"),
+        ("Bolt", "chief executive officer", "Cy Ray"), ("Bolt", "chairperson", "Di Fox"),
+        ("Ann Lee", "place of birth", "Oslo"), ("Cy Ray", "place of birth", "Rome")])
+    kg = engine.kg("firms")
+    sem = semantics_for(kg)
+    ceo = sem.code[next(r for r in sem.rel_ids if kg.label(r) == "chief executive officer")]
+    for question, by_form in (("Who is the CEO of Acme?", True),
+                              ("which firms have CEOs born in Rome", True),
+                              ("who is the ceo of acme", False)):
+        qa = analyse(question, kg)
+        row = next(r for r, i in enumerate(qa.word_tokens) if qa.words[i].startswith("ceo"))
+        assert bool(qa.lexical[row, ceo] == 1.0) is by_form, question
+    assert engine.ask("Who is the CEO of Acme?", kb="firms").answer_labels == ["Ann Lee"]
