@@ -99,6 +99,8 @@ class PathFits:
 
 
 LITERAL_ANSWERS = {"time": ("year",), "number": ("number", "year")}  # what such answers are
+ECHO_KIND_LEAD = 0.15  # see explain_paths: a walk back that reaches the kind asked for
+ECHO_KIND_SLACK = 0.05  # ... within this of the kind the noun asked about reads most like
 
 
 def arrival_kinds(sem: RelationSemantics, codes: np.ndarray) -> np.ndarray:
@@ -313,6 +315,19 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     back = sem.walks_back
     hops_n = (paths >= 0).sum(axis=1)
     chain = chain_length(qa, used[0]) if used else 0
+    # how much more the noun asked about reads like what each hop reaches than what the hop
+    # before it reaches ("*which group* is X's frontman in": the band, not the singer) —
+    # where another word names that hop before ("which *squad* …" naming the club is no ask)
+    focus = qa.focus_row
+    # ... one of the kinds it reads most like (a "*squad*" reads more like clubs than
+    # players: "which squad digit" asks no players)
+    focus_at = qa.answer.focus if focus is not None else -2
+    if focus_at < 1 or qa.words[focus_at - 1] not in ("which", "what"):
+        focus = None  # (asked by "which"/"what" itself, not a noun a garbled ask ends on)
+    kind = np.append(qa.reach[focus], 0.0)[paths] if focus is not None and \
+        qa.reach is not None else np.zeros(paths.shape)  # fmt: skip
+    best_kind = qa.reach[focus].max() - ECHO_KIND_SLACK if focus is not None and \
+        qa.reach is not None and qa.reach.size else np.inf  # fmt: skip
     for j in range(k):
         real = paths[:, j] >= 0
         if j == 0:
@@ -329,9 +344,12 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
                  ).astype(np.int64)  # fmt: skip
         shaped[:, j] = by_shape
         final = (paths[:, j + 1] < 0) if j + 1 < k else np.ones(n, bool)
-        # (not where the grammar has a part per hop: "X's *brother*'s *siblings*")
+        # (not where the grammar has a part per hop: "X's *brother*'s *siblings*"; nor where
+        # the walk back arrives at what the noun asked about names, as the hop before did not)
+        asked = (kind[:, j] - kind[:, j - 1] >= ECHO_KIND_LEAD) & (kind[:, j] >= best_kind) \
+            & (word_at[:, j - 1] != focus_at)  # fmt: skip
         echoes += (by_shape & same_word & (namers[:, j] < 2) & final & (hops_n > chain)
-                   ).astype(np.int64)  # fmt: skip
+                   & ~asked).astype(np.int64)  # fmt: skip
         unexplained += (real & ~named[:, j] & ~by_shape).astype(np.int64)
         if qa.asks_for_others:  # "films that *share* directors": the shape is asked for
             support[by_shape, j] = np.maximum(support[by_shape, j], 1.0)

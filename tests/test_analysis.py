@@ -2940,3 +2940,37 @@ def test_an_acronym_names_the_relation_of_its_initials(tmp_path: Path) -> None:
         row = next(r for r, i in enumerate(qa.word_tokens) if qa.words[i].startswith("ceo"))
         assert bool(qa.lexical[row, ceo] == 1.0) is by_form, question
     assert engine.ask("Who is the CEO of Acme?", kb="firms").answer_labels == ["Ann Lee"]
+
+
+def test_a_value_constrains_the_answers_the_class_noun_describes(tmp_path: Path) -> None:
+    """ "What *rock* bands come from Lyon": the genre constrains the answers; "bands" (a class
+    node too) is read as what the hop back over `formed in` reaches — the plan that made it a
+    constraint as well left that hop unexplained, and the one without the genre answered
+    every band from Lyon."""
+    rows = _label_kb() + [("Blue Lanterns", "instance of", "band"),
+                          ("Blue Lanterns", "formed in", "Lyon"),
+                          ("Singer 90", "member of", "Blue Lanterns"),
+                          ("Singer 90", "instance of", "musician")]
+    rows += [(band, "genre", genre) for band, genre in (
+        ("The Static Anchors", "rock"), ("Blue Lanterns", "jazz"), ("Velvet Ravens", "rock"),
+        ("Hollow Ferries", "jazz"), ("Crimson Orbits", "folk"))]
+    rows += [(genre, "instance of", "genre") for genre in ("rock", "jazz", "folk")]
+    engine = _imported(tmp_path, "labels", rows)
+    assert engine.ask("What rock bands come from Lyon?", kb="labels").answer_labels == [
+        "The Static Anchors"]
+    assert engine.ask("What jazz bands come from Lyon?", kb="labels").answer_labels == [
+        "Blue Lanterns"]
+
+
+def test_a_walk_back_to_the_kind_asked_for_answers_the_topic(tmp_path: Path) -> None:
+    """ "Which *group* is X's frontman in": the singer's band is X itself — walking back over
+    `member of` from X's lead singer arrives at bands, which the noun asked about names and
+    the singer does not; no echo of "frontman" (the topic may be the answer)."""
+    bands = ("The Static Anchors", "Velvet Ravens", "Hollow Ferries", "Crimson Orbits")
+    rows = _label_kb() + [(band, "lead vocalist", f"Singer {i}0") for i, band in enumerate(bands)]
+    engine = _imported(tmp_path, "labels", rows)
+    for question in ("which group is Velvet Ravens' frontman in",
+                     "which band is Velvet Ravens' lead vocalist in"):
+        assert engine.ask(question, kb="labels").answer_labels == ["Velvet Ravens"], question
+    assert engine.ask("who is Velvet Ravens' lead vocalist",
+                      kb="labels").answer_labels == ["Singer 10"]

@@ -215,9 +215,6 @@ class Planner:
         self.context_gate = context_gate
         self.context_read = context_read
         self.sem = semantics_for(kg)
-        # the roles of a class node: the object of a class relation (`instance of`)
-        self._class_roles = {2 * i + 1 for i, rel in enumerate(kg.index.rel_ids)
-                             if rel in self.sem.class_relations}  # fmt: skip
 
     def plans(self, qa: QuestionAnalysis, limit: int = 8) -> list[Plan]:
         """The best `limit` plans, best first, each with its score and features."""
@@ -270,9 +267,7 @@ class Planner:
 
     def _is_class(self, mention: EntityMention) -> bool:
         """Is every node the mention links a class (the object of a class relation)?"""
-        roles = self.kg.index.roles
-        return bool(self._class_roles) and all(
-            self._class_roles & set(roles.get(node, ())) for node in mention.ids[:3])
+        return bool(mention.ids) and all(self.sem.class_node(n) for n in mention.ids[:3])
 
     def ranker_of(self, plan: Plan) -> PlanRanker:
         """The scorer that gave `plan` its score (what its explanation must read)."""
@@ -453,6 +448,14 @@ class Planner:
         out = [((), (), ())]
         if constraints:
             out.append((tuple(constraints), tuple(mentions), tuple(alternatives)))
+            # ... and without the class the noun asked about names ("what hip hop *bands*
+            # come from X"): that noun then says what the last hop reaches, as it does
+            # where no other name constrains the answers
+            kept = [j for j, m in enumerate(mentions)
+                    if m.named or not self.sem.class_node(m.ids[0], only=True)]
+            if 0 < len(kept) < len(mentions):
+                out.append(tuple(tuple(part[j] for j in kept)
+                                 for part in (constraints, mentions, alternatives)))
             out += self._rereadings(qa, said, (mention, *mentions), constraints, alternatives)
         for shared in self._shared_values(qa, mention, anchor, last):
             out.append(((*constraints, shared), (*mentions, mention), (*alternatives, ())))

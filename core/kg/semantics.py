@@ -94,6 +94,8 @@ class RelationSemantics:
                 [follow.get(2 * q, {}).get(2 * r, 0.0) for q in entity if q != r] or [0.0]))
             >= CLASSED
         ]  # fmt: skip
+        # the roles of a class node: the object of a class relation (`class_node`)
+        self._class_roles = {2 * self.code[r] + 1 for r in self.class_relations}
         self.reach_vecs = self._reach_vectors()
         self._after: dict[tuple[int, int], np.ndarray] = {}
         self._kind_after: dict[tuple[int, int], frozenset[str]] = {}
@@ -210,6 +212,12 @@ class RelationSemantics:
             i, j = self.code[r1], self.code[r2]
             back[2 * i, 2 * j] = back[2 * i + 1, 2 * j + 1] = True
         return back
+
+    def class_node(self, node: str, only: bool = False) -> bool:
+        """Is the node a class: the object of a class relation ("band", "city")? `only`:
+        and nothing else (not also an industry that firms are in, say)."""
+        roles = set(self.kg.index.roles.get(node, ()))
+        return bool(self._class_roles & roles) and (not only or roles <= self._class_roles)
 
     def _kind_forms(self, label_words: list[list[str]], heads_only: bool = False
                     ) -> list[frozenset[str]]:  # fmt: skip
