@@ -1249,21 +1249,21 @@ def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemant
     for row, i in enumerate(rows):
         after = words[i + 1] if i + 1 < len(words) else ""
         subject = i > 0 and words[i - 1] not in _BEFORE_A_NOUN
-        objects = [m.ids[0] for m in qa.entities if m.start == i + 1 and m.ids]
-        if not subject or (after not in _COMPLEMENT_PREPOSITIONS and not objects):
+        said_objects = [m.ids[0] for m in qa.entities if m.start == i + 1 and m.ids]
+        if not subject or (after not in _COMPLEMENT_PREPOSITIONS and not said_objects):
             continue
         for r in np.flatnonzero(lexical[row] > 0).tolist():
-            if any(2 * r + 1 in roles.get(node, ()) for node in objects):
+            if any(2 * r + 1 in roles.get(node, ()) for node in said_objects):
                 continue  # "plays *guitar*": an object it has
             info = sem.kg.relation(sem.rel_ids[r])
-            objects = []  # per name the verb is met in: the word right after it there
+            label_objects = []  # per name the verb is met in: the word right after it there
             for name in (info.label, *info.aliases):
                 label = label_tokens(name)
                 at = [k for k, w in enumerate(label) if _inflection(words[i], w)]
                 if at:
-                    objects.append(label[at[0] + 1] if at[0] + 1 < len(label) else None)
-            if objects and all(o and o not in STOPWORDS and not _said(o, spoken)
-                               for o in objects):  # fmt: skip
+                    label_objects.append(label[at[0] + 1] if at[0] + 1 < len(label) else None)
+            if label_objects and all(o and o not in STOPWORDS and not _said(o, spoken)
+                                     for o in label_objects):  # fmt: skip
                 lexical[row, r] = scores[row, r] = -1.0
 
 

@@ -315,19 +315,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     back = sem.walks_back
     hops_n = (paths >= 0).sum(axis=1)
     chain = chain_length(qa, used[0]) if used else 0
-    # how much more the noun asked about reads like what each hop reaches than what the hop
-    # before it reaches ("*which group* is X's frontman in": the band, not the singer) —
-    # where another word names that hop before ("which *squad* …" naming the club is no ask)
-    focus = qa.focus_row
-    # ... one of the kinds it reads most like (a "*squad*" reads more like clubs than
-    # players: "which squad digit" asks no players)
-    focus_at = qa.answer.focus if focus is not None else -2
-    if focus_at < 1 or qa.words[focus_at - 1] not in ("which", "what"):
-        focus = None  # (asked by "which"/"what" itself, not a noun a garbled ask ends on)
-    kind = np.append(qa.reach[focus], 0.0)[paths] if focus is not None and \
-        qa.reach is not None else np.zeros(paths.shape)  # fmt: skip
-    best_kind = qa.reach[focus].max() - ECHO_KIND_SLACK if focus is not None and \
-        qa.reach is not None and qa.reach.size else np.inf  # fmt: skip
+    kind, best_kind, focus_at = _asked_kind(qa, paths)
     for j in range(k):
         real = paths[:, j] >= 0
         if j == 0:
@@ -345,7 +333,8 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         shaped[:, j] = by_shape
         final = (paths[:, j + 1] < 0) if j + 1 < k else np.ones(n, bool)
         # (not where the grammar has a part per hop: "X's *brother*'s *siblings*"; nor where
-        # the walk back arrives at what the noun asked about names, as the hop before did not)
+        # the walk back arrives at the kind asked for, as the hop before did not: "*which
+        # group* is X's frontman in" — unless the noun asked about named that hop itself)
         asked = (kind[:, j] - kind[:, j - 1] >= ECHO_KIND_LEAD) & (kind[:, j] >= best_kind) \
             & (word_at[:, j - 1] != focus_at)  # fmt: skip
         echoes += (by_shape & same_word & (namers[:, j] < 2) & final & (hops_n > chain)
@@ -566,6 +555,18 @@ def explain(qa: QuestionAnalysis, hops: list[tuple[str, str]], used=(), extra_re
     fits = explain_paths(qa, paths, used, extra_arr, anchor, first_implied, kind)
     qa._cache[key] = (fits, 0)
     return fits.explanation(0)
+
+
+def _asked_kind(qa: QuestionAnalysis, paths: np.ndarray) -> tuple[np.ndarray, float, int]:
+    """(per hop: how much the noun asked by "which"/"what" reads like what it reaches; the
+    least a hop must reach to give one of the kinds it reads most like — a "*squad*" reads
+    more like clubs than players; that noun's token). Zeros, inf and -2 where no such noun
+    is asked about (not a noun a garbled ask ends on)."""
+    row, at = qa.focus_row, qa.answer.focus
+    if row is None or qa.reach is None or not qa.reach.size or at is None or at < 1 \
+            or qa.words[at - 1] not in ("which", "what"):  # fmt: skip
+        return np.zeros(paths.shape), np.inf, -2
+    return np.append(qa.reach[row], 0.0)[paths], qa.reach[row].max() - ECHO_KIND_SLACK, at
 
 
 def explain_key(anchor, hops, extra_rels, used) -> tuple:

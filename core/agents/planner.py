@@ -221,11 +221,11 @@ class Planner:
         candidates: list[Plan] = []
         mentions = _distinct_mentions(qa.entities, self.max_anchors)
         best_link = max((m.link_score for m in mentions), default=0.0)
-        mentions = [m for m in mentions if m.link_score >= best_link - ANCHOR_MARGIN]
         # far weaker than the best-linked name: not worth planning from; nor is a class
         # ("which *country* are X from") where the question names a thing of its own
-        if any(not self._is_class(m) for m in mentions):
-            mentions = [m for m in mentions if not self._is_class(m)]
+        mentions = [m for m in mentions if m.link_score >= best_link - ANCHOR_MARGIN]
+        things = [m for m in mentions if not self._is_class(m)]
+        mentions = things or mentions
         for mention in mentions:
             for anchor in mention.ids[:3]:
                 candidates.extend(self._plans_for(qa, mention, anchor))
