@@ -583,7 +583,8 @@ def _analyse(question: str, text: str, kg: KnowledgeGraph) -> QuestionAnalysis:
     for k, t in enumerate(tokens):  # "French-language films": both parts modify "films"
         if t in ("-", "–") and 0 < k < len(tokens) - 1:
             modifiers.update((k - 1, k + 1))
-    qa.answer = _answer_type(words, names | compared, modifiers)
+    qa.answer = _named_not_person(_answer_type(words, names | compared, modifiers), words,
+                                  names | compared, modifiers, kg)
     qa.asks_for_others = any(_other_cue(w) for i, w in enumerate(words) if i not in names)
     qa.asks_for_peers = _asks_for_peers(words, qa.answer.focus, names)
     _score_words(qa, kg, names)
@@ -798,6 +799,28 @@ def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set =
 
 
 QUANTITY_NOUNS = frozenset("number count amount total".split())  # "the *number* of seats"
+
+
+def _named_not_person(asked: AnswerType, words: list[str], names: set[int],
+                      modifiers: frozenset | set, kg: KnowledgeGraph) -> AnswerType:  # fmt: skip
+    """"Who is *the employer* of X": "who" asks for a person unless the noun after "is
+    the" names, by its form, only relations of the KB that reach no persons (a firm here,
+    where "who is the *director* of X", "who is the *gaffer* at X" still ask for one)."""
+    i = asked.focus
+    if asked.wh != "person" or i is None or i + 2 >= len(words) \
+            or words[i] not in ("who", "whom") or words[i + 1] not in ("is", "was") \
+            or words[i + 2] != "the":  # fmt: skip
+        return asked
+    named = _which_noun(words, i + 2, names, modifiers, asked.choices)
+    if named.focus is None or named.wh != "thing":
+        return asked
+    sem = semantics_for(kg)
+    rels = lexicon_for(kg).match(words[named.focus])
+    if not rels or not sem.rel_ids:
+        return asked
+    fit = sem.reach_vecs @ sem.model.embed(PERSON_WORDS)  # per role: how like persons
+    midway = (fit.max() + fit.mean()) / 2  # (core.answer_types._relative_reach's 0)
+    return named if all(fit[2 * sem.code[r]] < midway for r in rels) else asked
 
 
 def _asked_type(words: list[str], names: set[int], modifiers: frozenset | set

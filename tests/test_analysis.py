@@ -2974,3 +2974,24 @@ def test_a_walk_back_to_the_kind_asked_for_answers_the_topic(tmp_path: Path) -> 
         assert engine.ask(question, kb="labels").answer_labels == ["Velvet Ravens"], question
     assert engine.ask("who is Velvet Ravens' lead vocalist",
                       kb="labels").answer_labels == ["Singer 10"]
+
+
+def test_who_asks_for_a_firm_where_the_noun_names_only_relations_reaching_firms(
+        tmp_path: Path) -> None:
+    """ "Who is *the employer* of X": `employer` reaches firms, so "who" asks for what the noun
+    names, not for a person; "who is the *chief executive officer* of X" (persons) and "who is
+    the *gaffer* at X" (no relation by its form) still ask for a person."""
+    rows = [("Acme", "chief executive officer", "Ann Lee"), ("Bolt", "chief executive officer",
+                                                            "Cy Ray")]
+    rows += [(p, "employer", f) for f, _, p in rows]
+    rows += [("Ann Lee", "place of birth", "Oslo"), ("Cy Ray", "place of birth", "Rome"),
+             ("Acme", "country", "Norway"), ("Bolt", "country", "Italy")]
+    engine = _imported(tmp_path, "firms", rows)
+    kg = engine.kg("firms")
+    for question, wh, focus in (("who is the employer of Ann Lee", "thing", "employer"),
+                                ("who is the chief executive officer of Acme", "person", "who"),
+                                ("who is the gaffer at Acme", "person", "who")):
+        answer = analyse(question, kg).answer
+        assert (answer.wh, question.split()[answer.focus]) == (wh, focus), question
+    assert engine.ask("who is the employer of the chief executive officer of Bolt",
+                      kb="firms").answer_labels == ["Bolt"]
