@@ -1149,7 +1149,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     _unsaid_qualifiers(qa, row_words, sem, lexicon, lexical, scores)
     _other_complement(qa, rows, sem, lexical, scores)
     focus = qa.focus_row
-    if focus is not None and not _said_of_a_name(qa, rows[focus]):
+    if focus is not None and not said_of_a_name(qa, rows[focus]):
         # the noun asked about names a relation only by its form ("which *league*"); by
         # meaning only when nearly a synonym ("occupation"); otherwise it says what the
         # answer is ("which *companies*" is not `industry`) — unless it is said of an owner:
@@ -1547,7 +1547,7 @@ def _kind_focus(by_role: np.ndarray, row: int, score: float, word: str,
             by_role[row, code] = max(by_role[row, code], score)
 
 
-def _said_of_a_name(qa: QuestionAnalysis, i: int) -> bool:
+def said_of_a_name(qa: QuestionAnalysis, i: int) -> bool:
     """Is the noun at i said of a named owner: "X's *kids*", "the *kids* of (the wife of) X"?
     Not "what *sort* of film is X" (no name in the "of" phrase)."""
     if not _relational(qa.words, i):

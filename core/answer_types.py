@@ -19,10 +19,11 @@ from core.analysis import (
     QuestionAnalysis,
     head_noun,
     role_codes,
+    said_of_a_name,
 )
 from core.kg.semantics import RelationSemantics, semantics_for
 from core.kg.store import KnowledgeGraph
-from core.text import normalize, singular, word_forms
+from core.text import STOPWORDS, normalize, singular, word_forms
 from core.textmodel import norm, sentence_model
 
 
@@ -130,6 +131,41 @@ def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: li
             if winner in vs:
                 out[n] = out.get(n, 0) + 1
     return out
+
+
+def class_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str]
+                ) -> tuple[str, str] | None:  # fmt: skip
+    """(class relation, class node) the noun asked about names where none of the candidates
+    is of that class: "what *nationality* is X's lead singer" reads like the class `country`
+    far more than like `musician`, the class of the singer the walk reached — the walk has
+    not arrived. By the contextual encoder (static vectors read "records" as a record
+    label); the class must lead the candidates' own classes by CLASS_LEAD. None where the
+    KB has no class relation, the question asks for no noun or a candidate is of it."""
+    sem = semantics_for(kg)
+    focus = qa.answer.focus
+    if qa.answer.wh != "thing" or focus is None or not sem.class_relations or not candidates:
+        return None
+    after = qa.words[focus + 1] if focus + 1 < len(qa.words) else ""
+    if (after and (after not in STOPWORDS or after in ("and", "or"))) \
+            or said_of_a_name(qa, focus):  # fmt: skip
+        return None  # a modifier ("which *chemicals* companies", "*food* and beverage
+        # companies"), a relation ("the *members* of X")
+    sample = candidates[:AGREE_SAMPLE]
+    for rel in sem.class_relations:
+        classes = sorted(kg.index.reach.get(2 * sem.code[rel], ()))
+        have = {c for found in kg.edges_from(sample, rel, "out", limit=3).values() for c in found}
+        if len(classes) < 2 or not have:
+            continue
+        vecs = sentence_model().encode([qa.words[focus], *(kg.label(c) for c in classes)])
+        sims = vecs[1:] @ vecs[0]
+        best = int(np.argmax(sims))
+        own = max((float(sims[k]) for k, c in enumerate(classes) if c in have), default=-1.0)
+        if classes[best] not in have and sims[best] - own >= CLASS_LEAD:
+            return rel, classes[best]
+    return None
+
+
+CLASS_LEAD = 0.2  # see class_asked: how much more like the noun the class asked for must read
 
 
 def _answer_pronoun(words: list[str]) -> str | None:

@@ -2995,3 +2995,19 @@ def test_who_asks_for_a_firm_where_the_noun_names_only_relations_reaching_firms(
         assert (answer.wh, question.split()[answer.focus]) == (wh, focus), question
     assert engine.ask("who is the employer of the chief executive officer of Bolt",
                       kb="firms").answer_labels == ["Bolt"]
+
+
+def test_answers_of_another_class_than_the_noun_asked_about_walk_on(tmp_path: Path) -> None:
+    """ "What *nationality* is X's lead vocalist": the walk reaches the singer, a `musician`;
+    the noun asked about reads like the class `country` far more (by the contextual
+    encoder), so the judge finds the answer the wrong kind and the run walks on where a
+    ranked plan arrives at countries — whatever a singer's name reads like."""
+    bands = ("The Static Anchors", "Velvet Ravens", "Hollow Ferries", "Crimson Orbits")
+    rows = _label_kb() + [(band, "lead vocalist", f"Singer {i}0") for i, band in enumerate(bands)]
+    rows += [(f"Singer {i}{j}", "citizen of", ("France", "Spain")[(i + j) % 2])
+             for i in range(4) for j in range(2)]  # fmt: skip
+    engine = _imported(tmp_path, "labels", rows)
+    trace = engine.ask("what nationality is Velvet Ravens' lead vocalist", kb="labels")
+    assert trace.answer_labels == ["Spain"]
+    assert engine.ask("who is Velvet Ravens' lead vocalist", kb="labels").answer_labels == [
+        "Singer 10"]

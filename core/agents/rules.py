@@ -17,7 +17,7 @@ from core.agents.plan_ranker import PlanRanker
 from core.agents.plan_run import MIN_ANSWER_REWARD, SWITCH_LOSS, RulePlanRun, coverage
 from core.agents.planner import Filter, Plan, Planner, coverage_ceiling, floored, rule_prior
 from core.analysis import HOP_EXPLAINED, QuestionAnalysis, analyse, role_codes
-from core.answer_types import attribute_agreement, hop_kind, typed_by_rule
+from core.answer_types import attribute_agreement, class_asked, hop_kind, typed_by_rule
 from core.chain import chain_length
 from core.kg.source import path_sparql
 from core.kg.store import KnowledgeGraph
@@ -92,6 +92,15 @@ class RuleAgent:
         parts = len(plan.constraints) + len(plan.filters)
         if run.part_i < parts:
             return self._keep(run, self._part_action(state, plan, run.part_i))
+        asked = class_asked(run.analysis, self.kg, list(state.frontier))
+        on = run.continuing(lambda code: self._reaches_class(code, *asked)) if asked else None
+        if on is not None:
+            # "what *nationality* is X's lead singer": the singer is no country; walk on
+            # where a ranked plan does and arrives at the class the noun asked about names
+            run.plan_i, run.part_i = on, 0
+            action = self._hop_action(state, run.plan, run.hop_i)
+            action.details["switched_because"] = "the answers are not of the class asked for"
+            return self._keep(run, action)
         longer = run.extension(typed_by_rule(run.analysis), asks_origin(run.analysis))
         if self.guide is not None:
             return self._keep(run, self._guided_completion(state, plan, longer))
