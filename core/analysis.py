@@ -32,6 +32,7 @@ from core.constraints import Comparison, find_comparisons
 from core.kg.semantics import RelationSemantics, label_parts, semantics_for
 from core.kg.store import KnowledgeGraph
 from core.text import (
+    EVENT_NOUNS,
     IRREGULAR_FORMS,
     IRREGULAR_PLURALS,
     MARKED_MODIFIERS,
@@ -1195,6 +1196,11 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
             and not _relational(qa.words, rows[focus]):
         _kind_focus(by_role, focus, float(lexical[focus].max()), qa.words[rows[focus]], sem)
         qa.kind_focus = (focus, float(lexical[focus].max()), word_forms(qa.words[rows[focus]]))
+    for row, i in enumerate(rows):  # ... and another noun so: "X's *record* label"
+        if row != focus and row not in whole and i > 0 and words_before_a_noun(qa.words[i - 1]):
+            other = _verb_named(lexicon, qa.words[i], lexical[row], sem)
+            if other:
+                _subject_focus(by_role, row, lexical[row], kg, other)
     marked_variants = _marked_variants(qa, skip, sem)
     _name_variants(by_role, marked_variants)
     qa.explains = np.hstack([np.maximum(by_role, qa.reach), pad])
@@ -1256,6 +1262,12 @@ _COMPLEMENT_PREPOSITIONS = frozenset("in on at with for from into".split())
 _BEFORE_A_NOUN = frozenset(
     "the a an its their his her our your my whose 's have has had having with of in on at for by"
     " from to no any some every each".split())
+
+
+def words_before_a_noun(word: str) -> bool:
+    """Does a noun (not a verb) follow this word: a determiner, a possessive, a preposition,
+    "have", "which"/"what"?"""
+    return word in _BEFORE_A_NOUN or word in ("which", "what")
 
 
 def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
@@ -1502,7 +1514,7 @@ def _verb_named(lexicon: Lexicon, word: str, lexical: np.ndarray,
     *records* …" meets `recorded at` in "recorded" and means the records, not the studios
     (where "which *location*" meets `located in` and means the places). Such a noun says
     what the verb is done to."""
-    if is_agent_noun(word) or verb_form(word):
+    if is_agent_noun(word) or verb_form(word) or singular(word) in EVENT_NOUNS:
         return []
     forms, out, vec = word_forms(word), [], None
     for r in np.flatnonzero(lexical > 0):

@@ -194,6 +194,7 @@ _EVENT_NOUNS = {
     "married": "marriage",
     "marries": "marriage",
 }
+EVENT_NOUNS = frozenset(_EVENT_NOUNS.values())  # "birth": the event of being born, no patient
 
 
 @lru_cache(maxsize=65536)

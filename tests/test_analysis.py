@@ -3011,3 +3011,31 @@ def test_answers_of_another_class_than_the_noun_asked_about_walk_on(tmp_path: Pa
     assert trace.answer_labels == ["Spain"]
     assert engine.ask("who is Velvet Ravens' lead vocalist", kb="labels").answer_labels == [
         "Singer 10"]
+
+
+def test_a_noun_modifier_met_in_a_label_verb_says_what_the_verb_is_done_to(
+        tmp_path: Path) -> None:
+    """ "All albums on X's *record* label": "record" (a noun here, after a possessive) meets
+    `recorded at` only in its verb, so it names what is recorded — the albums, which the walk
+    back over `recorded at` (or over `released on label`) reaches — not the studios; "birth"
+    (an event noun) still names `born in` itself; "did X record" is a verb."""
+    rows = _label_kb() + [(f"Album {i}{j}", "released on label", ("North Records",
+                                                                  "South Records")[(i + j) % 2])
+                          for i in range(4) for j in range(3)]  # fmt: skip
+    rows += [(f"Singer {i}{j}", "born in", ("Lyon", "Nice")[j]) for i in range(4) for j in range(2)]
+    engine = _imported(tmp_path, "labels", rows)
+    kg = engine.kg("labels")
+    sem = semantics_for(kg)
+    code = {kg.label(r): 2 * i for i, r in enumerate(sem.rel_ids)}
+
+    def reads(question: str, word: str, role: int) -> float:
+        qa = analyse(question, kg)
+        row = next(r for r, i in enumerate(qa.word_tokens) if qa.words[i] == word)
+        return float(qa.role_names[row, role])
+
+    question = "Name all albums on Album 00's record label."
+    assert reads(question, "record", code["recorded at"]) < 0 < reads(
+        question, "record", code["recorded at"] + 1)
+    assert reads("what album did Singer 00 record at Studio North", "record",
+                 code["recorded at"]) > 0
+    assert reads("what is the city of birth of Singer 00", "birth", code["born in"]) > 0
