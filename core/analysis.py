@@ -1283,7 +1283,7 @@ def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemant
     roles = sem.kg.index.roles
     for row, i in enumerate(rows):
         after = words[i + 1] if i + 1 < len(words) else ""
-        subject = i > 0 and words[i - 1] not in _BEFORE_A_NOUN
+        subject = i > 0 and not words_before_a_noun(words[i - 1])
         said_objects = [m.ids[0] for m in qa.entities if m.start == i + 1 and m.ids]
         if not subject or (after not in _COMPLEMENT_PREPOSITIONS and not said_objects):
             continue
