@@ -1295,7 +1295,8 @@ def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemant
             for name in (info.label, *info.aliases):
                 label = label_tokens(name)
                 at = [k for k, w in enumerate(label) if _inflection(words[i], w)]
-                if at:
+                if at and not verb_form(label[at[0]]):  # ("*starred* actors": the actors
+                    # who starred, no object: "who co-starred *with* X" names it)
                     label_objects.append(label[at[0] + 1] if at[0] + 1 < len(label) else None)
             if label_objects and all(o and o not in STOPWORDS and not _said(o, spoken)
                                      for o in label_objects):  # fmt: skip

@@ -2896,6 +2896,18 @@ def test_a_verb_said_with_a_preposition_names_no_relation_taking_an_object(
     assert engine.ask("What does Singer 31 play?", kb="labels").answer_labels == ["drums"]
 
 
+@pytest.mark.slow  # imports the bundled MetaQA KB (bare: without relations.ttl)
+def test_a_participle_in_a_label_takes_no_object(tmp_path: Path) -> None:
+    """`starred_actors` reads "*starred* actors": the actors who starred, not a verb taking
+    "actors" for its object — so "who co-starred *with* X" still names it (the rule on a
+    verb said with a preposition, above, had read it as "plays *in*")."""
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(bundled_kb_dir() / "kb.txt", name="bare")
+    trace = Engine(workspace).ask("who co-starred with [Mathieu Amalric]", kb="bare")
+    assert sorted(trace.answer_labels) == ["Anne Consigny", "Catherine Deneuve", "Daniel Craig",
+                                           "Olga Kurylenko"]  # fmt: skip
+
+
 def test_a_verb_of_the_stem_of_a_marked_word_says_no_marked_sense(tmp_path: Path) -> None:
     """ "Where was X's band *formed*" says nothing "*former*" says (that word is no agent of
     "form"): the band is the one X is a member of, not the one X was a member of."""
