@@ -122,7 +122,6 @@ PLACE_NAMES = 0.55  # a word naming a path relation this well is a place of the 
 HAS_SHARE = 0.5  # a relation this share of a role's nodes have says what those nodes are
 KIND_SLACK = 0.1  # a clause head that only says what its node is: how far below the best
 FOCUS_SYNONYM = 0.75  # the noun asked about names a relation by meaning at this cosine
-SAME_KIND = 0.9  # two roles reach the same kind of node at this cosine of their reach vectors
 ORDER_PULL = 0.03  # per structural rank: an earlier hop takes the word the structure puts first
 SWAP_COST = 0.25  # support two hops may give up to take their words in the structure's order
 
@@ -819,9 +818,9 @@ def _named_not_person(asked: AnswerType, words: list[str], names: set[int],
     rels = lexicon_for(kg).match(words[named.focus])
     if not rels or not sem.rel_ids:
         return asked
-    fit = sem.reach_vecs @ sem.model.embed(PERSON_WORDS)  # per role: how like persons
-    midway = (fit.max() + fit.mean()) / 2  # (core.answer_types._relative_reach's 0)
-    return named if all(fit[2 * sem.code[r]] < midway for r in rels) else asked
+    person = sem.model.embed(PERSON_WORDS)
+    return named if all(sem.relative_reach(person, 2 * sem.code[r]) < 0 for r in rels) \
+        else asked  # fmt: skip
 
 
 def _asked_type(words: list[str], names: set[int], modifiers: frozenset | set
@@ -1540,7 +1539,7 @@ def _subject_focus(by_role: np.ndarray, row: int, lexical: np.ndarray, kg: Knowl
     for r in rels:
         score = float(lexical[r])
         by_role[row, 2 * r] = -1.0  # arriving at what "plays for" reaches: clubs, not players
-        alike = sem.reach_vecs @ sem.reach_vecs[2 * r + 1] >= SAME_KIND
+        alike = sem.same_kind(2 * r + 1)
         for code, nexts in follow.items():
             if code < by_role.shape[1] and (nexts.get(2 * r, 0.0) >= 0.5 or alike[code]):
                 by_role[row, code] = max(by_role[row, code], score)

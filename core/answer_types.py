@@ -151,6 +151,15 @@ def class_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str]
         return None  # a modifier ("which *chemicals* companies", "*food* and beverage
         # companies"), a relation ("the *members* of X")
     sample = candidates[:AGREE_SAMPLE]
+    key = ("class-asked", *sample)  # (the judge asks, then the rule agent, of one frontier)
+    if key not in qa._cache:
+        qa._cache[key] = _class_asked(qa, kg, sample)
+    return qa._cache[key]
+
+
+def _class_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, sample: list[str]
+                 ) -> tuple[str, str] | None:  # fmt: skip
+    sem, focus = semantics_for(kg), qa.answer.focus
     for rel in sem.class_relations:
         classes = sorted(kg.index.reach.get(2 * sem.code[rel], ()))
         have = {c for found in kg.edges_from(sample, rel, "out", limit=3).values() for c in found}
@@ -256,10 +265,10 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
     if kind in ("year", "number") and wh in ("person", "place"):
         return -1.0
     if wh in ("person", "place"):
-        return _relative_reach(sem, concept_vector(kg, wh), code, reached)
+        return sem.relative_reach(concept_vector(kg, wh), code, reached)
     if wh == "choice":
         vec = sem.model.embed(" ".join(qa.answer.choices))
-        return _relative_reach(sem, vec, code, reached)
+        return sem.relative_reach(vec, code, reached)
     if wh == "thing" and _asks_for_a_category(qa):
         # "what *sort of* movie is X": a category X has — one of few values many share (a
         # genre, a profession), reached forwards
@@ -272,11 +281,11 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
         word = qa.words[qa.answer.focus]  # read with its singular, which names the kind
         vec = sem.model.embed_words([word, singular(word)]).sum(axis=0)
         vec /= max(norm(vec), 1e-9)
-        fit = _relative_reach(sem, vec, code, reached)
+        fit = sem.relative_reach(vec, code, reached)
         if not trusted_only:
             return fit
         if row is not None and qa.role_names[row, :-1].max() >= NAMES_RELATION \
-                and not _reaches_alike(sem, int(np.argmax(qa.role_names[row, :-1])), code):
+                and not sem.same_kind(code)[int(np.argmax(qa.role_names[row, :-1]))]:
             return -1.0  # it names another relation ("which director" answered by a genre)
         return max(0.0, fit)  # ("which *nation*" names `nationality`, but `located in` from
         # a city reaches the same countries)
@@ -284,13 +293,6 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
 
 
 NAMES_RELATION = 0.6  # a type noun matching a relation this well names it ("director")
-SAME_REACH = 0.9  # two roles whose reach vectors are this alike arrive at the same kind
-
-
-def _reaches_alike(sem: RelationSemantics, a: int, b: int) -> bool:
-    """Do roles a and b arrive at the same kind of node (core.kg.semantics reach vectors)?"""
-    va, vb = sem.reach_vecs[a], sem.reach_vecs[b]
-    return float(va @ vb) >= SAME_REACH * max(norm(va) * norm(vb), 1e-9)
 
 
 def typed_by_rule(qa: QuestionAnalysis) -> bool:
@@ -319,27 +321,3 @@ def _names_arrival(qa: QuestionAnalysis, sem: RelationSemantics, code: int) -> b
     if sem.kind_heads[code] & forms:
         return True
     return not any(heads & forms for heads in sem.kind_heads)
-
-
-def _relative_reach(sem: RelationSemantics, vec: np.ndarray, code: int,
-                    reached: np.ndarray | None = None) -> float:  # fmt: skip
-    """cos(what the role reaches, vec) against the best and the mean over all roles,
-    mapped to [-1, 1]: 1 for the role that fits best, about 0 for an average one."""
-    top, mean = _reach_scale(sem, vec)
-    if top - mean < 1e-6:
-        return 0.0
-    value = float(reached @ vec) if reached is not None else float(sem.reach_vecs[code] @ vec)
-    return max(-1.0, min(1.0, (value - mean) / (top - mean) * 2 - 1))
-
-
-def _reach_scale(sem: RelationSemantics, vec: np.ndarray) -> tuple[float, float]:
-    """(best, mean) cosine of a vector with what the KB's roles reach (memoised per vector)."""
-    key = vec.tobytes()
-    scale = sem.scales.get(key)
-    if scale is None:
-        sims = sem.reach_vecs @ vec
-        scale = (float(sims.max()), float(sims.mean())) if len(sims) else (0.0, 0.0)
-        if len(sem.scales) > 1024:
-            sem.scales.clear()
-        sem.scales[key] = scale
-    return scale

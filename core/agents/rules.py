@@ -77,30 +77,22 @@ class RuleAgent:
                 if run.best is not None and run.best.step == last.index:
                     run.best = None
                 anchor, rel, _ = run.plan.constraints[run.part_i - 1]
-                on = run.continuing(lambda code: self._reaches_class(code, rel, anchor))
-                if on is None:
-                    return self._keep(run, self._next_plan(
-                        state, "no candidate is of the kind the question asks for"))
-                run.plan_i, run.part_i = on, 0
-                action = self._hop_action(state, run.plan, run.hop_i)
-                action.details["switched_because"] = (
-                    "no candidate is of the kind the question asks for")
-                return self._keep(run, action)
+                because = "no candidate is of the kind the question asks for"
+                return self._keep(run, self._walk_on_to_class(state, rel, anchor, because)
+                                  or self._next_plan(state, because))
         plan = run.plan
         if run.hop_i < len(plan.hops):
             return self._keep(run, self._next_hop(state, run.hop_i))
         parts = len(plan.constraints) + len(plan.filters)
         if run.part_i < parts:
             return self._keep(run, self._part_action(state, plan, run.part_i))
+        # "what *nationality* is X's lead singer": the singer is no country; walk on where a
+        # ranked plan does and arrives at the class the noun asked about names
         asked = class_asked(run.analysis, self.kg, list(state.frontier))
-        on = run.continuing(lambda code: self._reaches_class(code, *asked)) if asked else None
+        on = self._walk_on_to_class(
+            state, *asked, "the answers are not of the class asked for") if asked else None
         if on is not None:
-            # "what *nationality* is X's lead singer": the singer is no country; walk on
-            # where a ranked plan does and arrives at the class the noun asked about names
-            run.plan_i, run.part_i = on, 0
-            action = self._hop_action(state, run.plan, run.hop_i)
-            action.details["switched_because"] = "the answers are not of the class asked for"
-            return self._keep(run, action)
+            return self._keep(run, on)
         longer = run.extension(typed_by_rule(run.analysis), asks_origin(run.analysis))
         if self.guide is not None:
             return self._keep(run, self._guided_completion(state, plan, longer))
@@ -130,6 +122,19 @@ class RuleAgent:
         joined = {words[t] for t in (mention.start - 1, mention.end) if 0 <= t < len(words)}
         return rel in sem.class_relations and focus is not None \
             and mention.start <= focus < mention.end and not joined & {"or", "and"}  # fmt: skip
+
+    def _walk_on_to_class(self, state: State, rel: str, cls: str, because: str
+                          ) -> Action | None:  # fmt: skip
+        """The next hop of the best ranked plan that walks on from the current one to nodes
+        of class `cls` (by class relation `rel`), switched to (None: no such plan)."""
+        run = self._run
+        on = run.continuing(lambda code: self._reaches_class(code, rel, cls))
+        if on is None:
+            return None
+        run.plan_i, run.part_i = on, 0
+        action = self._hop_action(state, run.plan, run.hop_i)
+        action.details["switched_because"] = because
+        return action
 
     def _reaches_class(self, code: int, rel: str, cls: str) -> bool:
         """Are some of the nodes role `code` reaches (the index's sample) of class `cls`?"""

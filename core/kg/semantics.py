@@ -39,6 +39,7 @@ INVERSE_SHARE = 0.9
 SINGLE_VALUED = 1.02  # objects per subject at most this: a relation with one value each
 UNIVERSAL = 0.95  # the share of every relation's subjects that have a typing relation
 CLASSED = 0.5  # ... and of the nodes other relations reach, on average, for a class relation
+SAME_REACH = 0.9  # two roles whose reach vectors are this alike arrive at the same kind
 SHARED_VALUES = 0.15  # objects per subject at most this: a relation's values are shared
 CATEGORICAL_MAX = 12
 AFTER_SAMPLE = 24  # nodes of the previous role sampled for `reach_after`
@@ -99,7 +100,7 @@ class RelationSemantics:
         self.reach_vecs = self._reach_vectors()
         self._after: dict[tuple[int, int], np.ndarray] = {}
         self._kind_after: dict[tuple[int, int], frozenset[str]] = {}
-        self.scales: dict[bytes, tuple[float, float]] = {}  # see core.answer_types._reach_scale
+        self.scales: dict[bytes, tuple[float, float]] = {}  # see `_reach_scale`
         self._from: dict[tuple[str, int], np.ndarray] = {}
         self._values: tuple[list[str], np.ndarray] | None = None
         self.kinds = [kg.relation(r).object_kind for r in self.rel_ids]
@@ -212,6 +213,37 @@ class RelationSemantics:
             i, j = self.code[r1], self.code[r2]
             back[2 * i, 2 * j] = back[2 * i + 1, 2 * j + 1] = True
         return back
+
+    def relative_reach(self, vec: np.ndarray, code: int, reached: np.ndarray | None = None
+                       ) -> float:  # fmt: skip
+        """cos(what role `code` reaches — or `reached`, what it reaches where a path is —,
+        vec) against the best and the mean over all roles, mapped to [-1, 1]: 1 for the role
+        that fits best, about 0 for an average one."""
+        top, mean = self._reach_scale(vec)
+        if top - mean < 1e-6:
+            return 0.0
+        value = float(reached @ vec) if reached is not None else float(self.reach_vecs[code] @ vec)
+        return max(-1.0, min(1.0, (value - mean) / (top - mean) * 2 - 1))
+
+    def _reach_scale(self, vec: np.ndarray) -> tuple[float, float]:
+        """(best, mean) cosine of a vector with what the KB's roles reach (memoised per
+        vector)."""
+        key = vec.tobytes()
+        scale = self.scales.get(key)
+        if scale is None:
+            sims = self.reach_vecs @ vec
+            scale = (float(sims.max()), float(sims.mean())) if len(sims) else (0.0, 0.0)
+            if len(self.scales) > 1024:
+                self.scales.clear()
+            self.scales[key] = scale
+        return scale
+
+    def same_kind(self, code: int) -> np.ndarray:
+        """Per role: does it arrive at the same kind of node as role `code` (reach vectors
+        at least SAME_REACH alike)?"""
+        lengths = np.linalg.norm(self.reach_vecs, axis=1)
+        sims = self.reach_vecs @ self.reach_vecs[code]
+        return sims >= SAME_REACH * np.maximum(lengths * lengths[code], 1e-9)
 
     def class_node(self, node: str, only: bool = False) -> bool:
         """Is the node a class: the object of a class relation ("band", "city")? `only`:
