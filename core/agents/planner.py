@@ -47,6 +47,7 @@ PREFIXED = 10  # the best paths whose prefixes are scored in full as well
 ANCHOR_MARGIN = 1.0  # plan only from names linked within this of the best
 MAX_REREAD = 2  # constraints read by their next relation too (see Planner._constraints)
 MARK_REACH = 4  # tokens between a marked modifier ("former") and the name it belongs to
+UNNAMED_BY_WORDS = 3  # ... and these, nearest the question's words (see _plans_for)
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
 NAMED_AT = 0.45  # a relation some question word matches this well counts as named (or
 # weakly: core.path_fit.clear_choice)
@@ -311,6 +312,8 @@ class Planner:
         paths: list[list[int]] = []
         follow, rel_ids = self.kg.index.follow, self.kg.index.rel_ids
         single, back = self.sem.single_valued, self.sem.walks_back
+        rows = qa.word_rows(mention)
+        near = qa.explains[rows].max(axis=0) if rows else np.zeros(2 * len(rel_ids) + 1)
 
         def extend(path: list[int], unnamed: int) -> None:
             paths.append(list(path))
@@ -321,6 +324,9 @@ class Planner:
             # a relation the question never names is tried only among the most common next
             # steps, so a KB with hundreds of relations does not explode the search
             common = set(sorted(nexts, key=nexts.get, reverse=True)[:MAX_UNNAMED_BRANCH])
+            # ... and among those the question's words come nearest to, however rare ("where
+            # does X's partner *work*": few people have an `employer`)
+            common |= set(sorted(nexts, key=lambda c: -near[c])[:UNNAMED_BY_WORDS])
             for code in sorted(nexts):
                 if len(path) >= 2 and back[path[-2], path[-1]] and back[path[-1], code]:
                     # r, r^-1, r (or over a stored inverse: `manufacturer`, then `product`
