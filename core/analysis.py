@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import core.lexnet as lexnet
 from core.constraints import Comparison, find_comparisons
 from core.kg.semantics import RelationSemantics, label_parts, semantics_for
 from core.kg.store import KnowledgeGraph
@@ -104,6 +105,7 @@ TAU_SOFT = 0.25  # the same, gently: a second coverage feature for the planner
 NEED_AT = 0.32  # a word matching no relation better than this barely needs explaining
 NEED_WIDTH = 0.05
 REACH_WEIGHT = 0.8  # a type word ("which city") explained by what a hop reaches
+SENSE_SCORE = 0.7  # a word sharing a frequent WordNet sense with a label word (core.lexnet)
 LEX_BASE = 0.55  # a morphological match ("directed" ~ "directed by") scores at least this
 STEM_SENSE = 0.15  # ... where the two words mean alike this much (see Lexicon._alike)
 MODIFIER_SHARE = 0.5  # the weight of a word in a label it only qualifies, where it heads another
@@ -305,12 +307,29 @@ class Lexicon:
                     if len(part) >= 3:
                         self.acronyms["".join(w[0] for w in part)].add(rel.id)
         self.heads = frozenset(heads)  # the (singular) head nouns of the KB's labels
+        # per relation, the WordNet senses of its label words (core.lexnet): what a question
+        # word may mean the same as though no form nor the word vectors link them
+        self.label_senses: list[tuple[str, str, dict[str, float]]] = []
+        if lexnet.available():
+            for rel in kg.relations:
+                words = label_tokens(rel.words.replace(".", " "))
+                label_heads, label_modifiers = label_parts(words)
+                for i, word in enumerate(words):
+                    if word in STOPWORDS or len(word) < 3:
+                        continue
+                    if label_modifiers and word in label_heads:
+                        continue  # "team" of `national team`: a "squad" need not be national
+                    senses = lexnet.label_senses(word, _label_pos(word, words[i + 1 : i + 2]))
+                    if word in label_modifiers:  # "release" of `release year` says less
+                        senses = {s: w * MODIFIER_SHARE for s, w in senses.items()}
+                    self.label_senses.append((rel.id, word, senses))
         df: dict[str, int] = defaultdict(int)
         for forms in forms_by_rel.values():
             for f in forms:
                 df[f] += 1
         n = max(1, len(forms_by_rel))
         self._cache: dict[str, dict[str, float]] = {}
+        self._senses: dict[str, dict[str, float]] = {}
         self._unsaid: dict[tuple[str, str], set[str] | None] = {}
         self.by_form: dict[str, dict[str, float]] = defaultdict(dict)
         for rel_id, forms in forms_by_rel.items():
@@ -349,6 +368,23 @@ class Lexicon:
                     return {rel_id: (1.0 if rel_id in first else 0.8) * w
                             for rel_id, w in tail.items()}  # fmt: skip
         return found
+
+    def senses(self, word: str) -> dict[str, float]:
+        """Relations a question word (or a phrase joined by "_": "pass_away") shares a
+        frequent WordNet sense with, through a word of their label that it is not a form of:
+        "skipper" — `captain`, "set_up" — `founded by`, "passed_away" — `place of death` (by
+        the derivation "death" — "die"). Weights in (0, 1] (core.lexnet.shared_sense)."""
+        if word not in self._senses:
+            found: dict[str, float] = {}
+            if word not in STOPWORDS and lexnet.lemmas(word):
+                for rel_id, label_word, senses in self.label_senses:
+                    if _inflection(word, label_word):
+                        continue  # a form of the label word: `match` reads it
+                    weight = lexnet.shared_sense(word, senses)
+                    if weight > found.get(rel_id, 0.0):
+                        found[rel_id] = weight
+            self._senses[word] = found
+        return self._senses[word]
 
     def qualifiers_unsaid(self, word: str, rel_id: str) -> set[str] | None:
         """Where the word is a head noun (or its plural) of every name of the relation it
@@ -396,6 +432,33 @@ def _inflection(a: str, b: str) -> bool:
         if long.endswith(suffix) and long[: -len(suffix)] in (short, short.removesuffix("e")):
             return True
     return False
+
+
+def _dictionary_senses(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
+                       lexicon: Lexicon, scores: np.ndarray) -> None:  # fmt: skip
+    """Raise each word's score for the relations it shares a frequent English sense with
+    (`Lexicon.senses`) to SENSE_SCORE times that sense's weight — by itself or as the first
+    word of a phrase of two or three ("*passed* away", "*set* up", "*line* of work"): the
+    word vectors read "pass" and "set" by their common senses."""
+    words = qa.words
+    for row, i in enumerate(rows):
+        if row == qa.focus_row or scores[row].max() < -0.5:
+            continue  # the noun asked about, a clause's head: they say what the answer is
+        phrases = ["_".join(words[i:end]) for end in (i + 3, i + 2)
+                   if end <= len(words) and all(words[i + 1 : end])]  # fmt: skip
+        # the longest phrase WordNet knows is what the word means here ("*line* of work" is
+        # an occupation, "*main* office" a headquarters)
+        said = next((p for p in phrases if lexnet.lemmas(p)), words[i])
+        for rel_id, weight in lexicon.senses(said).items():
+            r = sem.code[rel_id]
+            scores[row, r] = max(scores[row, r], SENSE_SCORE * weight)
+
+
+def _label_pos(word: str, after: list[str]) -> str:
+    """The part of speech a label word is read in (core.lexnet): a verb where it is a
+    participle or a preposition follows ("*founded* by", "*plays* for club", "*born* in"),
+    else a noun ("place of *birth*", "*captain*")."""
+    return "v" if verb_form(word) or (after and after[0] in STOPWORDS) else "n"
 
 
 def lexicon_for(kg: KnowledgeGraph) -> Lexicon:
@@ -1167,6 +1230,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
             # relation (not "person" → `employer`; "the *university* that educated X" still
             # names `located in` more than any other)
             scores[row] = np.where(scores[row] >= FOCUS_SYNONYM, scores[row], -1.0)
+    _dictionary_senses(qa, rows, sem, lexicon, scores)
     scores = np.maximum(scores, lexical)
     qa.scores = scores
     if rows and sem.rel_ids:

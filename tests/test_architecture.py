@@ -13,7 +13,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 # bottom up; a module belongs to the longest prefix that names it
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("core.trace", "core.metrics", "core.text", "core.textmodel", "core.secrets", "core.locks",
+    ("core.trace", "core.metrics", "core.text", "core.textmodel", "core.lexnet", "core.secrets",
+     "core.locks",
      "core.worker", "core.registry"),
     ("core.kg", "core.workspace", "core.sources", "core.llm.client", "core.llm.local",
      "core.llm.prompts", "core.runs"),

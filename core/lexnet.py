@@ -1,0 +1,143 @@
+"""English word senses from WordNet 3.0 (core/data/wordnet, built by scripts/build_wordnet.py).
+
+The sentence encoders here are small (MiniLM-L6): they miss senses an English dictionary
+holds — "pass away" is "die", "set up" is "found", "skipper" is "captain", "faith" is
+"religion". This module answers one question for the relation lexicon (core.analysis):
+do a question word and a relation label word share a frequent sense? Only the first senses
+of each word count (WordNet lists them by frequency), so a rare reading ("set" as a kind of
+"place") does not link two words an English speaker would not link.
+"""
+
+from __future__ import annotations
+
+import gzip
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+DATA = Path(__file__).parent / "data" / "wordnet"
+LABEL_SENSES = 2  # senses of a relation label word that count
+QUESTION_SENSES = 2  # ... and of a question word
+DERIVED = 0.8  # a sense met through a derivation ("death" — "die") counts this much
+
+# inflections back to a lemma: WordNet lists lemmas only ("passed" -> "pass")
+_ENDINGS = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"),
+            ("d", ""), ("ing", ""), ("ing", "e"))  # fmt: skip
+
+
+class _SortedTable:
+    """A text of "key<TAB>value" lines sorted by key, searched in place: loading 150,000
+    entries into a dict would cost the first answer a tenth of a second."""
+
+    def __init__(self, path: Path):
+        self.data = gzip.decompress(path.read_bytes())
+        self.ends = np.flatnonzero(np.frombuffer(self.data, np.uint8) == ord("\n"))
+        self.starts = np.concatenate(([0], self.ends[:-1] + 1))
+
+    def _key(self, i: int) -> bytes:
+        start = int(self.starts[i])
+        return self.data[start : self.data.index(b"\t", start)]
+
+    def get(self, key: str) -> str | None:
+        want = key.encode()
+        lo, hi = 0, len(self.starts)
+        while lo < hi:  # the first line whose key is not below `want`
+            mid = (lo + hi) // 2
+            if self._key(mid) < want:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo == len(self.starts) or self._key(lo) != want:
+            return None
+        return self.data[int(self.starts[lo]) + len(want) + 1 : int(self.ends[lo])].decode()
+
+
+_lock = threading.Lock()
+_tables: dict[str, _SortedTable] = {}
+
+
+def _table(name: str) -> _SortedTable:
+    with _lock:
+        if name not in _tables:
+            _tables[name] = _SortedTable(DATA / f"{name}.txt.gz")
+        return _tables[name]
+
+
+@lru_cache(maxsize=65536)
+def _senses_of(lemma: str) -> dict[str, tuple[str, ...]] | None:
+    """Part of speech -> synset ids, most frequent first; None for no WordNet lemma."""
+    line = _table("senses").get(lemma)
+    if line is None:
+        return None
+    out = {}
+    for part in line.split(";"):
+        pos, ids = part.split(":")
+        out[pos] = tuple(pos + i for i in ids.split(","))
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _synset(synset: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A synset's lemmas and the synsets of its derivations."""
+    line = _table("synsets").get(synset) or ""
+    words, _, derived = line.partition("|")
+    return tuple(words.split()), tuple(derived.split())
+
+
+def available() -> bool:
+    """Is the bundled data there (a source checkout without it still answers, without it)?"""
+    return (DATA / "senses.txt.gz").exists()
+
+
+@lru_cache(maxsize=65536)
+def lemmas(word: str) -> tuple[str, ...]:
+    """The WordNet lemmas a written word may be an inflection of, itself first."""
+    word = word.lower().replace(" ", "_")
+    out = [word] if _senses_of(word) else []
+    head, _, tail = word.partition("_")  # "passed_away": inflect the first word only
+    for end, repl in _ENDINGS:
+        if head.endswith(end) and len(head) > len(end) + 2:
+            base = head[: -len(end)] + repl + ("_" + tail if tail else "")
+            if base not in out and _senses_of(base):
+                out.append(base)
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def senses(word: str, pos: str = "nva", first: int = QUESTION_SENSES) -> frozenset[str]:
+    """The synsets of a word's `first` senses per part of speech in `pos` (n, v, a)."""
+    out: set[str] = set()
+    for lemma in lemmas(word):
+        for p, ids in _senses_of(lemma).items():
+            if p in pos:
+                out.update(ids[:first])
+    return frozenset(out)
+
+
+@lru_cache(maxsize=8192)
+def label_senses(word: str, pos: str) -> dict[str, float]:
+    """Synset -> weight for a relation label word: its first LABEL_SENSES senses (1.0) and
+    the synsets of their derivations into other words (DERIVED: "death" reaches "die",
+    "pass away"; "place" the noun does not reach "place" the verb, nor so "set")."""
+    own = senses(word, pos, LABEL_SENSES)
+    out = {s: 1.0 for s in own}
+    same = set(lemmas(word))
+    for s in own:
+        for d in _synset(s)[1]:
+            # (not the word itself in another part of speech: "place" the noun is no "set")
+            if not same & set(_synset(d)[0]):
+                out.setdefault(d, DERIVED)
+    return out
+
+
+def synonyms(synset: str) -> tuple[str, ...]:
+    """The lemmas of a synset ("v00358431": die, decease, perish, pass_away, …)."""
+    return _synset(synset)[0]
+
+
+def shared_sense(question_word: str, label: dict[str, float]) -> float:
+    """How surely a question word (or a phrase joined by "_") means a label word's sense:
+    the best weight of a synset both hold, 0 if none."""
+    return max((label[s] for s in senses(question_word) if s in label), default=0.0)
