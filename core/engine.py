@@ -100,16 +100,19 @@ class Engine:
 
     def prepare(self, kb: str | None = None) -> KnowledgeGraph:
         """Open a KB and build what its first question would otherwise wait for (the text
-        models and the KB's relation semantics, ≈ 1 s on the bundled KB): the app calls this
-        while it shows its opening spinner; and one query worker, so that the first SPARQL or
-        SQL query does not wait for a process start."""
+        models, the KB's relation semantics and its relation lexicon with the word senses,
+        ≈ 1 s on the bundled KB): the app calls this while it shows its opening spinner; and
+        one query worker, so that the first SPARQL or SQL query does not wait for a process
+        start."""
         from core import worker
+        from core.analysis import lexicon_for
         from core.kg.semantics import semantics_for
         from core.textmodel import sentence_model
 
         kg = self.kg(kb)
         try:
             semantics_for(kg)
+            lexicon_for(kg)
         except ConnectionError:  # a remote KB's endpoint is down: its first question says so
             pass
         sentence_model()
