@@ -350,3 +350,32 @@ def test_a_reader_can_open_the_kb_while_another_process_edits(ws):
     finally:
         writer.send_signal(signal.SIGKILL)
         writer.communicate(timeout=30)
+
+
+def test_a_read_only_open_that_meets_a_compacted_away_file_tries_again(tmp_path, monkeypatch):
+    """RocksDB may compact away a file the MANIFEST a reader just read names ("Corruption:
+    IO error: No such file", seen once in CI while another process edited): the open is
+    retried on the newer MANIFEST; any other error is raised at once."""
+    import pyoxigraph as ox
+
+    from core.kg.store import open_read_only
+
+    ox.Store(str(tmp_path / "store")).flush()
+    real, calls = ox.Store.read_only, []
+
+    def flaky(path: str):
+        calls.append(path)
+        if len(calls) == 1:
+            raise RuntimeError("Corruption: IO error: No such file or directory: 001142.sst")
+        return real(path)
+
+    monkeypatch.setattr(ox.Store, "read_only", staticmethod(flaky))
+    assert open_read_only(str(tmp_path / "store")) is not None
+    assert len(calls) == 2
+
+    def broken(path: str):
+        raise RuntimeError("Corruption: bad block")
+
+    monkeypatch.setattr(ox.Store, "read_only", staticmethod(broken))
+    with pytest.raises(RuntimeError, match="bad block"):
+        open_read_only(str(tmp_path / "store"))

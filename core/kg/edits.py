@@ -40,6 +40,7 @@ from core.kg.store import (
     KGIndex,
     KnowledgeGraph,
     load_index,
+    open_read_only,
     prune_rocksdb_logs,
     save_index,
     store_has_edge,
@@ -390,7 +391,7 @@ class KBEditor:
         suffix = path.suffix.lower()
         if suffix in (".ttl", ".nt"):
             fmt = ox.RdfFormat.TURTLE if suffix == ".ttl" else ox.RdfFormat.N_TRIPLES
-            store = ox.Store.read_only(str(self.kb_dir / "store"))
+            store = open_read_only(str(self.kb_dir / "store"))
             with open(path, "wb") as fh:
                 store.dump(fh, format=fmt, from_graph=ox.DefaultGraph())
             return f"the knowledge graph ({fmt.name.replace('_', '-').lower()})"

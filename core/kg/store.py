@@ -488,6 +488,21 @@ def _fallback_label(node_id: str) -> str:
     return node_id
 
 
+
+def open_read_only(store_dir: str) -> ox.Store:
+    """A read-only RocksDB open of a store another process may be editing: the files its
+    MANIFEST names can be compacted away between reading it and opening them (RocksDB says
+    "Corruption: IO error: No such file"), so such an open is tried again, on the newer
+    MANIFEST, up to _READ_ATTEMPTS times."""
+    for attempt in range(_READ_ATTEMPTS):
+        try:
+            return ox.Store.read_only(store_dir)
+        except (OSError, RuntimeError) as exc:
+            if attempt == _READ_ATTEMPTS - 1 or "No such file" not in str(exc):
+                raise
+            time.sleep(0.02 * (attempt + 1))
+    raise AssertionError("unreachable")
+
 class KnowledgeGraph:
     """An opened KB: the Oxigraph store, its index and the reads the engine needs."""
 
@@ -510,7 +525,7 @@ class KnowledgeGraph:
         in memory; core.kg.disk_index.rebuild_where_it_lives keeps a large KB's on disk)."""
         kb_dir = Path(kb_dir)
         store_dir = str(kb_dir / "store")
-        store = ox.Store.read_only(store_dir) if read_only else ox.Store(store_dir)
+        store = open_read_only(store_dir) if read_only else ox.Store(store_dir)
         prune_rocksdb_logs(kb_dir / "store")
         index = load_index(kb_dir / "index.pickle")
         if getattr(index, "version", None) != INDEX_VERSION:  # an older format: rebuild once
@@ -686,8 +701,8 @@ class KnowledgeGraph:
                     raise
                 time.sleep(0.02 * attempt)
                 try:
-                    self.store = ox.Store.read_only(str(self.path / "store"))
-                except OSError:
+                    self.store = open_read_only(str(self.path / "store"))
+                except (OSError, RuntimeError):
                     continue
         raise AssertionError("unreachable")
 
