@@ -132,11 +132,6 @@ def label_senses(word: str, pos: str) -> dict[str, float]:
     return out
 
 
-def synonyms(synset: str) -> tuple[str, ...]:
-    """The lemmas of a synset ("v00358431": die, decease, perish, pass_away, …)."""
-    return _synset(synset)[0]
-
-
 def shared_sense(question_word: str, label: dict[str, float]) -> float:
     """How surely a question word (or a phrase joined by "_") means a label word's sense:
     the best weight of a synset both hold, 0 if none."""

@@ -488,7 +488,6 @@ def _fallback_label(node_id: str) -> str:
     return node_id
 
 
-
 def open_read_only(store_dir: str) -> ox.Store:
     """A read-only RocksDB open of a store another process may be editing: the files its
     MANIFEST names can be compacted away between reading it and opening them (RocksDB says
@@ -502,6 +501,7 @@ def open_read_only(store_dir: str) -> ox.Store:
                 raise
             time.sleep(0.02 * (attempt + 1))
     raise AssertionError("unreachable")
+
 
 class KnowledgeGraph:
     """An opened KB: the Oxigraph store, its index and the reads the engine needs."""
@@ -702,7 +702,7 @@ class KnowledgeGraph:
                 time.sleep(0.02 * attempt)
                 try:
                     self.store = open_read_only(str(self.path / "store"))
-                except (OSError, RuntimeError):
+                except OSError:
                     continue
         raise AssertionError("unreachable")
 
