@@ -180,6 +180,7 @@ class QuestionAnalysis:
     # per word row: the relations it meets only in a head whose qualifiers the question does
     # not say ("team": `national team`, "national" unsaid) — the trace says so
     unsaid: dict[int, list[str]] = field(default_factory=dict)
+    unsaid_relations: set[str] = field(default_factory=set)  # ... those relations' ids
     # roles arriving at what the noun asked about names as the thing a verb is done to
     # ("which *records*": the subjects of `recorded at`, not the studios) — the rule typing
     subject_roles: frozenset[int] = frozenset()
@@ -1310,6 +1311,7 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, row_words: list[str], sem: Relation
             if (qualified and not modifiers & MARKED_MODIFIERS) or \
                     (len(others) and others.max() >= own + UNSAID_REACH_LEAD):  # fmt: skip
                 lexical[row, r] = scores[row, r] = -1.0
+                qa.unsaid_relations.add(rel)
                 qa.unsaid.setdefault(row, []).append(
                     f"{sem.kg.label(rel)}: {', '.join(sorted(modifiers))}")
 

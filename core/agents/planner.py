@@ -77,6 +77,7 @@ SUPPORT = FEATURES.index("min_support")
 RERANK = 40  # plans ranked after the contextual encoder (as many as the fit sees)
 COVERAGE_MARGIN = 0.25  # see Planner.plans: the rule on unexplained phrases
 CONTEXT_MARGIN, CONTEXT_LEAD = 1.0, 0.1  # see _read_by_context
+UNSAID_CONTEXT = 0.2  # the encoder's reading of a path over an unsaid-qualifier relation
 # When the first stage's best plan leads the next by this much, the second stage (contextual
 # encoder + ranker) is skipped: on the tuning files it then picks the same plan's quality in
 # every question (`scripts/fit_planner.py --reuse --gate` measures it), and the encoder is
@@ -888,7 +889,12 @@ class Planner:
         """cos(the question with its topic written "X", the path read out from "X": "the
         nationality of the spouse of X") by the contextual encoder, which reads phrases the
         word vectors cannot ("tie the knot with", "passed on"). Texts are memoised; the paths
-        of one KB repeat from question to question."""
+        of one KB repeat from question to question.
+
+        A path over a relation some word meets only in a head whose qualifiers the question
+        does not say (`QuestionAnalysis.unsaid_relations`: a footballer's "*team*" and
+        `national team`) reads UNSAID_CONTEXT less: the encoder matches the shared head word
+        ("what team is X on": "the national team of X") where the word means the general kind."""
         if not plans:
             return np.zeros(0)
         texts = []
@@ -897,7 +903,11 @@ class Planner:
             texts.append(" ".join([*qa.tokens[: m.start], "X", *qa.tokens[m.end :]]))
             texts.append(self.sem.verbalise(role_codes(self.sem, plan.hops)))
         vecs = sentence_model().encode(texts)
-        return (vecs[0::2] * vecs[1::2]).sum(axis=1)
+        sims = (vecs[0::2] * vecs[1::2]).sum(axis=1)
+        if qa.unsaid_relations:
+            sims -= UNSAID_CONTEXT * np.array(
+                [any(rel in qa.unsaid_relations for rel, _ in plan.hops) for plan in plans])
+        return sims
 
 
 def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray) -> np.ndarray:
