@@ -2649,6 +2649,28 @@ def test_the_encoder_reads_a_path_less_for_a_head_it_shares_with_the_question_al
     assert football.ask(question, kb="football").answer_labels[:1] == [answer]
 
 
+def test_a_plan_passing_over_a_better_linked_name_answers_another_question(
+        tmp_path_factory: pytest.TempPathFactory) -> None:  # fmt: skip
+    """ "Which *rock* bands come from the *United Kingdom*?" (a tuning question of the unseen
+    `music` dev KB): the plan from "rock" alone (every rock band) leaves out the name the
+    question links best; it counts as passed over and loses 3, so the plan from the country
+    with the genre as a constraint answers. A name linked no better than the plan's own is
+    not passed over."""
+    from tests.test_lexnet import engine_over
+
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "music" / "kb.tsv"
+    engine = engine_over(tmp_path_factory.mktemp("music"), dev_kb, "music")
+    question = "Which rock bands come from the United Kingdom?"
+    kg = engine.kg("music")
+    qa = analyse(question, kg)
+    by_text = {m.text: m for m in qa.entities}
+    planner = Planner(kg)
+    assert planner._passed_over(qa, (by_text["rock"],)) == 1
+    assert planner._passed_over(qa, (by_text["United Kingdom"],)) == 0
+    assert planner._passed_over(qa, (by_text["United Kingdom"], by_text["rock"])) == 0
+    assert engine.ask(question, kb="music").answer_labels == ["Electric Tides"]
+
+
 def test_a_peer_compound_names_a_relation_by_its_first_part(tmp_path: Path) -> None:
     """ "X's *club*mates" are the others at X's club: the compound's first part names the
     relation by its form (and "mates" asks for others); "*team*mates" meets `national team`

@@ -65,6 +65,7 @@ FEATURES = (
     "answers_focus_kind", "value_answer", "type_rule", "order_rule",
     *(f"type_{kind}" for kind in ANSWER_KINDS), "echo_hops", "cued_shapes", "short_chain",
     "no_time", "misplaced_modifiers", "one_for_many", "chain_inversions", "foreign_peers",
+    "passed_over_names",
 )  # fmt: skip
 # rules, not fitted: a path does not end by walking back over a relation the question names
 # once, unless the question asks for other things ("the movie X, when was it *released*" is not
@@ -102,9 +103,12 @@ CONTEXT_READ = 10
 # "the *other* graduates of the university X attended", "who *else* …": the answers are of the
 # topic's kind — a path whose last hop could never arrive at the topic itself answers something
 # else (the university, not its graduates)
+# "which *rock* bands come from the *United Kingdom*": a plan that leaves out a name linked
+# clearly better than the ones it uses answers another question (`_passed_over`)
+PASSED_OVER_MARGIN = 0.5
 RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -5.0, "no_time": -10.0,
                 "misplaced_modifiers": -5.0, "one_for_many": -3.0, "chain_inversions": -3.0,
-                "foreign_peers": -6.0}
+                "foreign_peers": -6.0, "passed_over_names": -3.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
     "unexplained_hops": -1.0,
@@ -582,6 +586,21 @@ class Planner:
             )
         return qa._cache[key]
 
+    def _passed_over(self, qa: QuestionAnalysis, used: tuple[EntityMention, ...]) -> int:
+        """How many written names a choice of topic entities leaves unused that are linked
+        clearly better (PASSED_OVER_MARGIN) than every name it uses: "which *rock* bands come
+        from the *United Kingdom*" is not all rock bands, whatever the words say of them."""
+        key = ("passed-over", *((u.start, u.end) for u in used))
+        if key not in qa._cache:
+            weakest = min((u.link_score for u in used), default=0.0)
+            qa._cache[key] = sum(
+                1
+                for m in _distinct_mentions(qa.entities, 6)
+                if m.named and not any(m.overlaps(u) for u in used)
+                and m.link_score >= weakest + PASSED_OVER_MARGIN
+            )
+        return qa._cache[key]
+
     def feature_matrix(self, plans: list[Plan], qa: QuestionAnalysis) -> np.ndarray:
         """(plans × FEATURES), in bulk per choice of topic entities (the relation words left
         to explain depend on which names a plan uses)."""
@@ -649,6 +668,7 @@ class Planner:
             "filters": np.array([len(p.filters) for p in plans]),
             "unused_comparisons": np.array([len(qa.comparisons) - len(p.filters) for p in plans]),
             "ignored_names": self._context(qa, used),
+            "passed_over_names": self._passed_over(qa, used),
             "unmarked_modifiers": self._unmarked(qa, plans, paths, extra),
             "misplaced_modifiers": self._misplaced(qa, plans),
             "one_for_many": float(qa.asks_for_many()) * self.sem.one_each[paths].all(axis=1),
