@@ -649,10 +649,19 @@ def _analyse(question: str, text: str, kg: KnowledgeGraph) -> QuestionAnalysis:
             modifiers.update((k - 1, k + 1))
     qa.answer = _named_not_person(_answer_type(words, names | compared, modifiers), words,
                                   names | compared, modifiers, kg)
-    qa.asks_for_others = any(_other_cue(w) for i, w in enumerate(words) if i not in names)
+    qa.asks_for_others = any(_other_cue(w) for i, w in enumerate(words) if i not in names) \
+        or _accompanied(words, qa.answer.focus)
     qa.asks_for_peers = _asks_for_peers(words, qa.answer.focus, names)
     _score_words(qa, kg, names)
     return qa
+
+
+def _accompanied(words: list[str], focus: int | None) -> bool:
+    """ "*Who* did X start companies *with*?": a "who" question that ends on "with" asks for
+    the people X did it together with — others than X, like "who *else*" ("which *band* does
+    X play with" asks for no person)."""
+    said = [w for w in words if w]
+    return focus is not None and words[focus] in ("who", "whom") and said[-1:] == ["with"]
 
 
 def _other_cue(word: str) -> bool:

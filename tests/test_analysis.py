@@ -2671,6 +2671,27 @@ def test_a_plan_passing_over_a_better_linked_name_answers_another_question(
     assert engine.ask(question, kb="music").answer_labels == ["Electric Tides"]
 
 
+@pytest.mark.parametrize(("question", "answers"), [
+    ("Who did Jing Zheng start companies with?",
+     ["Aiko Mori", "Julia Vogel", "Rachel Prescott", "Willem Venter"]),
+    ("Who did Katharina Krause start companies with?", ["Florian Steiner"]),
+])  # fmt: skip
+def test_a_who_question_ending_on_with_asks_for_the_others(
+        tmp_path_factory: pytest.TempPathFactory, question: str, answers: list[str]) -> None:  # fmt: skip
+    """ "Who did X start companies *with*?" (tuning questions of the unseen `business` dev
+    KB) asks for the people X founded firms together with: others than X (`_accompanied`,
+    like "who *else*"), the other founders of X's firms — not what X's firms are; "which
+    *firm* is X with" asks for no person."""
+    from tests.test_lexnet import engine_over
+
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "business" / "kb.nt"
+    engine = engine_over(tmp_path_factory.mktemp("business"), dev_kb, "business")
+    kg = engine.kg("business")
+    assert analyse(question, kg).asks_for_others
+    assert not analyse("Which firm is Jing Zheng with?", kg).asks_for_others
+    assert sorted(engine.ask(question, kb="business").answer_labels) == answers
+
+
 def test_a_peer_compound_names_a_relation_by_its_first_part(tmp_path: Path) -> None:
     """ "X's *club*mates" are the others at X's club: the compound's first part names the
     relation by its form (and "mates" asks for others); "*team*mates" meets `national team`
