@@ -556,12 +556,24 @@ def unfold_compounds(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
         return None
     text = qa.text
     for row, t in enumerate(qa.word_tokens):
-        m = _GRAND.match(qa.words[t])
-        if not m:
-            continue
-        token = qa.tokens[t]
+        token, word = qa.tokens[t], qa.words[t]
+        m = _GRAND.match(word)
+        if not m or _base_scores(sem, m).max() < GRAND_BASE:
+            # a word for one ("granny", "nan": WordNet's first senses are grandmother's), or a
+            # clipped one ("grand*pa*"): read as its synonym with the longest base
+            grand = [w for w in lexnet.synonyms(word) if _GRAND.match(w)]
+            same = max(grand, key=lambda w: len(_GRAND.match(w)["base"]), default=None)
+            if same is not None and (not m or len(_GRAND.match(same)["base"]) > len(m["base"])):
+                # (plural where WordNet reads the word as an inflection: "nans", not "gramps")
+                plural = is_plural(word) and lexnet.lemmas(word)[:1] != (word,)
+                same += "s" * (plural and not is_plural(same))
+                text = re.sub(rf"(?<!\w){re.escape(token)}(?!\w)", lambda _, w=same: w, text,
+                              count=1)  # fmt: skip
+                token, m = same, _GRAND.match(same)
+            elif not m:
+                continue
         base = token[len(token) - len(m["base"]):]
-        scores, least = sem.word_scores(sem.model.embed_words([m["base"]]))[0], GRAND_BASE
+        scores, least = _base_scores(sem, m), GRAND_BASE
         if scores.max() < GRAND_BASE:  # a clipped base ("grand*ma*"): what the whole reads
             # as, itself the outer part ("X's parent's grandma")
             scores = np.where(_leads(qa.scores[row], GRAND_LEAD), qa.scores[row], -1.0)
@@ -577,6 +589,11 @@ def unfold_compounds(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
         chain = f"{base} of the {inner}" if follows == "of" else f"{inner}'s {base}"
         text = re.sub(rf"(?<!\w){re.escape(token)}(?!\w)", lambda _, c=chain: c, text, count=1)
     return text if text != qa.text else None
+
+
+def _base_scores(sem: RelationSemantics, compound: re.Match) -> np.ndarray:
+    """How well a kinship compound's base ("*mother*" of "grandmother") names each relation."""
+    return sem.word_scores(sem.model.embed_words([compound["base"]]))[0]
 
 
 # "X's *mother-in-law*", "the *in-laws* of X": kin by marriage, read as the chain they mean

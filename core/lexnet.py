@@ -136,3 +136,13 @@ def shared_sense(question_word: str, label: dict[str, float]) -> float:
     """How surely a question word (or a phrase joined by "_") means a label word's sense:
     the best weight of a synset both hold, 0 if none."""
     return max((label[s] for s in senses(question_word) if s in label), default=0.0)
+
+
+def synonyms(word: str, pos: str = "n", first: int = QUESTION_SENSES) -> tuple[str, ...]:
+    """The other lemmas of a word's `first` senses in part of speech `pos` ("granny":
+    grandma, grandmother, …), most frequent sense first, in WordNet's order."""
+    out: list[str] = []
+    for lemma in lemmas(word):
+        for synset in (_senses_of(lemma) or {}).get(pos, ())[:first]:
+            out += [w for w in _synset(synset)[0] if w != lemma and w not in out]
+    return tuple(out)

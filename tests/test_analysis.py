@@ -351,9 +351,16 @@ def test_of_chains_read_as_ordered_paths(family) -> None:
          ["Munich"]),
         ("who are the grandchildren of Eve Stone",
          "who are the children of the child of Eve Stone", ["Cara Lee", "Dan Lee"]),
-        # a clipped base ("grand*ma*") names nothing: the whole compound is the outer part
+        # a clipped base ("grand*ma*") names nothing: it is read as its WordNet synonym with
+        # the longest base, so the outer part keeps the gender ("grandpa" is male)
         ("who are Dan Lee's grandma and grandpa",
-         "who are Dan Lee's parent's grandma and parent's grandpa", ["Eve Stone", "Frank Stone"]),
+         "who are Dan Lee's parent's mother and parent's father", ["Eve Stone", "Frank Stone"]),
+        ("who is Dan Lee's grandpa", "who is Dan Lee's parent's father", ["Frank Stone"]),
+        # ... and so is a word for a compound ("granny", "nan", "gramps": WordNet's first
+        # senses), a plural where WordNet reads it as an inflection ("nans", not "gramps")
+        ("who is Dan Lee's granny", "who is Dan Lee's parent's mother", ["Eve Stone"]),
+        ("name Dan Lee's nans", "name Dan Lee's parent's mothers", ["Eve Stone"]),
+        ("who is Dan Lee's gramps", "who is Dan Lee's parent's father", ["Frank Stone"]),
     ],
 )  # fmt: skip
 def test_a_kinship_compound_reads_as_its_chain_in_the_kbs_words(
@@ -2677,7 +2684,8 @@ def test_a_plan_passing_over_a_better_linked_name_answers_another_question(
     ("Who did Katharina Krause start companies with?", ["Florian Steiner"]),
 ])  # fmt: skip
 def test_a_who_question_ending_on_with_asks_for_the_others(
-        tmp_path_factory: pytest.TempPathFactory, question: str, answers: list[str]) -> None:  # fmt: skip
+        tmp_path_factory: pytest.TempPathFactory, question: str,
+        answers: list[str]) -> None:  # fmt: skip
     """ "Who did X start companies *with*?" (tuning questions of the unseen `business` dev
     KB) asks for the people X founded firms together with: others than X (`_accompanied`,
     like "who *else*"), the other founders of X's firms — not what X's firms are; "which

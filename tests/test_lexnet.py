@@ -34,6 +34,14 @@ def test_a_derivation_links_a_verb_to_its_noun_a_little_less() -> None:
     assert lexnet.shared_sense("pass_away", death) == lexnet.DERIVED  # die — death
 
 
+def test_synonyms_are_the_other_lemmas_of_the_first_senses() -> None:
+    assert "grandmother" in lexnet.synonyms("granny")
+    assert "grandmother" in lexnet.synonyms("nans")  # an inflection: its lemma's
+    assert "grandfather" in lexnet.synonyms("gramps")
+    assert "granny" not in lexnet.synonyms("granny")  # the word itself is no synonym
+    assert lexnet.synonyms("xqzzy") == ()
+
+
 def test_a_rare_sense_links_nothing() -> None:
     # "set" is "place" in its commonest verb sense, but `place of birth` says the noun
     place = lexnet.label_senses("place", "n")
