@@ -106,6 +106,9 @@ NEED_AT = 0.32  # a word matching no relation better than this barely needs expl
 NEED_WIDTH = 0.05
 REACH_WEIGHT = 0.8  # a type word ("which city") explained by what a hop reaches
 SENSE_SCORE = 0.7  # a word sharing a frequent WordNet sense with a label word (core.lexnet)
+# a noun no relation's name reads at SYNONYM_BELOW is read by the synonyms of its first sense,
+# at SYNONYM_SHARE of their reading ("papa" as "dad"): tuning family +4, 0 lost (0.8: the same)
+SYNONYM_BELOW, SYNONYM_SHARE = 0.4, 0.7
 LEX_BASE = 0.55  # a morphological match ("directed" ~ "directed by") scores at least this
 STEM_SENSE = 0.15  # ... where the two words mean alike this much (see Lexicon._alike)
 MODIFIER_SHARE = 0.5  # the weight of a word in a label it only qualifies, where it heads another
@@ -440,7 +443,8 @@ def _dictionary_senses(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
     """Raise each word's score for the relations it shares a frequent English sense with
     (`Lexicon.senses`) to SENSE_SCORE times that sense's weight — by itself or as the first
     word of a phrase of two or three ("*passed* away", "*set* up", "*line* of work"): the
-    word vectors read "pass" and "set" by their common senses."""
+    word vectors read "pass" and "set" by their common senses. A noun read weakly still is
+    read by its synonyms (`_synonym_scores`)."""
     words = qa.words
     for row, i in enumerate(rows):
         if row == qa.focus_row or scores[row].max() < -0.5:
@@ -453,6 +457,24 @@ def _dictionary_senses(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
         for rel_id, weight in lexicon.senses(said).items():
             r = sem.code[rel_id]
             scores[row, r] = max(scores[row, r], SENSE_SCORE * weight)
+        if scores[row].max() < SYNONYM_BELOW and _noun_after(words, i):
+            _synonym_scores(said, sem, scores[row])
+
+
+def _noun_after(words: list[str], i: int) -> bool:
+    """Is word i said as a noun: after a determiner, a possessive, a preposition?"""
+    return i > 0 and (words_before_a_noun(words[i - 1]) or words[i - 1] == "'s")
+
+
+def _synonym_scores(word: str, sem: RelationSemantics, row: np.ndarray) -> None:
+    """A noun the word vectors read weakly ("X's *papa*", "X's *hubby*") is read as well as
+    the synonyms of its first WordNet sense are ("dad", "husband"), at SYNONYM_SHARE: the
+    static vectors know the common word of a sense better than its rare ones."""
+    lemmas = lexnet.lemmas(word)
+    synonyms = [w for w in lexnet.synonyms(lemmas[0], "n", 1) if "_" not in w] if lemmas else []
+    if synonyms:
+        read = sem.word_scores(sem.model.embed_words(synonyms)).max(axis=0)
+        np.maximum(row, SYNONYM_SHARE * read, out=row)
 
 
 def _label_pos(word: str, after: list[str]) -> str:
