@@ -457,13 +457,8 @@ def _dictionary_senses(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
         for rel_id, weight in lexicon.senses(said).items():
             r = sem.code[rel_id]
             scores[row, r] = max(scores[row, r], SENSE_SCORE * weight)
-        if scores[row].max() < SYNONYM_BELOW and _noun_after(words, i):
-            _synonym_scores(said, sem, scores[row])
-
-
-def _noun_after(words: list[str], i: int) -> bool:
-    """Is word i said as a noun: after a determiner, a possessive, a preposition?"""
-    return i > 0 and (words_before_a_noun(words[i - 1]) or words[i - 1] == "'s")
+        if scores[row].max() < SYNONYM_BELOW and i > 0 and words_before_a_noun(words[i - 1]):
+            _synonym_scores(said, sem, scores[row])  # a noun: "X's *papa*", "the *hubby* of"
 
 
 def _synonym_scores(word: str, sem: RelationSemantics, row: np.ndarray) -> None:
@@ -580,7 +575,8 @@ def unfold_compounds(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
     for row, t in enumerate(qa.word_tokens):
         token, word = qa.tokens[t], qa.words[t]
         m = _GRAND.match(word)
-        if not m or _base_scores(sem, m).max() < GRAND_BASE:
+        scores = _base_scores(sem, m) if m else None
+        if m is None or scores.max() < GRAND_BASE:
             # a word for one ("granny", "nan": WordNet's first senses are grandmother's), or a
             # clipped one ("grand*pa*"): read as its synonym with the longest base
             grand = [w for w in lexnet.synonyms(word) if _GRAND.match(w)]
@@ -592,10 +588,10 @@ def unfold_compounds(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
                 text = re.sub(rf"(?<!\w){re.escape(token)}(?!\w)", lambda _, w=same: w, text,
                               count=1)  # fmt: skip
                 token, m = same, _GRAND.match(same)
-            elif not m:
+                scores = _base_scores(sem, m)
+            elif m is None:
                 continue
-        base = token[len(token) - len(m["base"]):]
-        scores, least = _base_scores(sem, m), GRAND_BASE
+        base, least = token[len(token) - len(m["base"]):], GRAND_BASE
         if scores.max() < GRAND_BASE:  # a clipped base ("grand*ma*"): what the whole reads
             # as, itself the outer part ("X's parent's grandma")
             scores = np.where(_leads(qa.scores[row], GRAND_LEAD), qa.scores[row], -1.0)

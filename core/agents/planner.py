@@ -575,31 +575,22 @@ class Planner:
         return named + 0.01 * math.log1p(self.kg.relation(rel).count)
 
     # -- scoring ----------------------------------------------------------------------------
-    def _context(self, qa: QuestionAnalysis, used: tuple[EntityMention, ...]) -> int:
-        """How many written names of the question a choice of topic entities leaves unused."""
-        key = ("plan-context", *((u.start, u.end) for u in used))
+    def _unused_names(self, qa: QuestionAnalysis, used: tuple[EntityMention, ...]
+                      ) -> list[EntityMention]:  # fmt: skip
+        """The written names of the question a choice of topic entities leaves unused."""
+        key = ("unused-names", *((u.start, u.end) for u in used))
         if key not in qa._cache:
-            qa._cache[key] = sum(
-                1
-                for m in _distinct_mentions(qa.entities, 6)
-                if m.named and not any(m.overlaps(u) for u in used)
-            )
+            qa._cache[key] = [m for m in _distinct_mentions(qa.entities, 6)
+                              if m.named and not any(m.overlaps(u) for u in used)]  # fmt: skip
         return qa._cache[key]
 
     def _passed_over(self, qa: QuestionAnalysis, used: tuple[EntityMention, ...]) -> int:
-        """How many written names a choice of topic entities leaves unused that are linked
-        clearly better (PASSED_OVER_MARGIN) than every name it uses: "which *rock* bands come
-        from the *United Kingdom*" is not all rock bands, whatever the words say of them."""
-        key = ("passed-over", *((u.start, u.end) for u in used))
-        if key not in qa._cache:
-            weakest = min((u.link_score for u in used), default=0.0)
-            qa._cache[key] = sum(
-                1
-                for m in _distinct_mentions(qa.entities, 6)
-                if m.named and not any(m.overlaps(u) for u in used)
-                and m.link_score >= weakest + PASSED_OVER_MARGIN
-            )
-        return qa._cache[key]
+        """How many of the unused names are linked clearly better (PASSED_OVER_MARGIN) than
+        every name the choice uses: "which *rock* bands come from the *United Kingdom*" is
+        not all rock bands, whatever the words say of them."""
+        weakest = min((u.link_score for u in used), default=0.0)
+        return sum(m.link_score >= weakest + PASSED_OVER_MARGIN
+                   for m in self._unused_names(qa, used))  # fmt: skip
 
     def feature_matrix(self, plans: list[Plan], qa: QuestionAnalysis) -> np.ndarray:
         """(plans × FEATURES), in bulk per choice of topic entities (the relation words left
@@ -667,7 +658,7 @@ class Planner:
             "class_constraints": len(plans[0].constraint_mentions) - named,
             "filters": np.array([len(p.filters) for p in plans]),
             "unused_comparisons": np.array([len(qa.comparisons) - len(p.filters) for p in plans]),
-            "ignored_names": self._context(qa, used),
+            "ignored_names": len(self._unused_names(qa, used)),
             "passed_over_names": self._passed_over(qa, used),
             "unmarked_modifiers": self._unmarked(qa, plans, paths, extra),
             "misplaced_modifiers": self._misplaced(qa, plans),
