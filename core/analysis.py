@@ -1194,7 +1194,7 @@ def _ends_noun_phrase(words: list[str], k: int, names: set[int]) -> bool:
 def verb_form(word: str) -> bool:
     """A past participle or gerund ("made", "directed", "starring"): it ends a noun phrase."""
     return (word in IRREGULAR_FORMS and word not in IRREGULAR_PLURALS) or (
-        len(word) > 4 and word.endswith(("ed", "ing"))
+        len(word) > 4 and word.endswith(("ed", "ing")) and lexnet.may_inflect_a_verb(word)
     )
 
 

@@ -102,6 +102,10 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
     words, n = qa.words, len(qa.words)
     needy = _needy(qa)
     content = {qa.word_tokens[r] for r in qa.word_rows(*qa.entities)}
+    # ... and a common noun that also names a node, where a possessive follows it: "X's
+    # *band*'s frontman" (the class band) is a hop of the chain all the same
+    content |= {qa.word_tokens[r] for r in qa.word_rows(*(m for m in qa.entities if m.named))
+                if qa.word_tokens[r] + 1 < n and words[qa.word_tokens[r] + 1] == "'s"}
     parts, predicate, last_part, last_words = 0, set(), n, set()
     verb = set()  # the verb of a do-question after the chain ("where does X's CEO *work*")
     j = topic.end

@@ -106,6 +106,21 @@ def lemmas(word: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=65536)
+def may_inflect_a_verb(word: str) -> bool:
+    """May a word ending like a participle or gerund be one: is it an inflection of a verb
+    WordNet lists, or a word it does not know? Not "offspring", "sacred" or "spring", nouns
+    and adjectives whose ending only looks like one."""
+    if not available():
+        return True
+    word = word.lower()
+    found = lemmas(word)
+    stem = word[: -2 if word.endswith("ed") else -3]
+    if len(stem) > 2 and stem[-1] == stem[-2]:  # "starring", "wedding": a doubled consonant
+        found += tuple(lemma for lemma in lemmas(stem[:-1]) if lemma == stem[:-1])
+    return not found or any("v" in _senses_of(lemma) for lemma in found if lemma != word)
+
+
+@lru_cache(maxsize=65536)
 def senses(word: str, pos: str = "nva", first: int = QUESTION_SENSES) -> frozenset[str]:
     """The synsets of a word's `first` senses per part of speech in `pos` (n, v, a)."""
     out: set[str] = set()

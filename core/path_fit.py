@@ -586,13 +586,14 @@ def anchor_kind(qa: QuestionAnalysis, kg: KnowledgeGraph, node: str,
         out = np.full(len(qa.word_tokens), -np.inf, np.float32)
         if roles and qa.reach is not None and len(qa.reach):
             kind = qa.reach[:, [c ^ 1 for c in roles]].max(axis=1)
-            # ... or, in a noun phrase with the name, names by its form a relation the topic
-            # is an object of and never a subject of, as its head noun or its whole name
+            # ... or, in a noun phrase with the name, names by its form a relation whose name
+            # names the topic (`named_by_head`: its object, or the subject of an "N of"), in a
+            # role the topic holds and never its other, as its head noun or its whole name
             # ("the city of X": X is a birth *city* and has none; "the X *national team*";
             # not "the parent of X", who has parents)
             if mention is not None:
                 sem = qa.semantics
-                objects = {c >> 1 for c in roles if c % 2 and c ^ 1 not in roles}
+                objects = {c >> 1 for c in roles if sem.named_by_head(c) and c ^ 1 not in roles}
                 whole = {(r, i) for r, span in whole_names(qa.words, sem) for i in span}
                 for row, t in enumerate(qa.word_tokens):
                     if not _apposed(qa.words, mention, t):

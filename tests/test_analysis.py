@@ -311,6 +311,8 @@ def test_two_words_for_one_relation_count_as_two_places(family) -> None:
         ("which teacher taught the children of Ann Lee", 2),
         ("who among the children of Ann Lee is a lawyer", 0),  # ... not a preposition
         ("who are the children of Ann Lee", 0),  # ... nor a copula
+        # a noun that only ends like a gerund is a part all the same (core.lexnet)
+        ("tell me the offspring of Dan Lee's wife", 2),
     ],
 )
 def test_a_possessive_chain_asks_for_a_hop_per_part(family, question: str, parts: int) -> None:
@@ -3130,3 +3132,42 @@ def test_a_noun_modifier_met_in_a_label_verb_says_what_the_verb_is_done_to(
     assert reads("what album did Singer 00 record at Studio North", "record",
                  code["recorded at"]) > 0
     assert reads("what is the city of birth of Singer 00", "birth", code["born in"]) > 0
+
+
+
+def test_a_label_ending_on_of_names_its_subjects(tmp_path: Path) -> None:
+    """ "X is a *track* of Y", "X is a *member* of Y": a label ending on "of" names what its
+    subjects are, where "plays for *club*" names its objects."""
+    rows = _label_kb() + [(f"Song {i}{j}{k}", "track of", f"Album {i}{j}")
+                          for i in range(4) for j in range(3) for k in range(2)]  # fmt: skip
+    kg = _imported(tmp_path, "labels", rows).kg("labels")
+    sem = semantics_for(kg)
+    code = {kg.label(r): 2 * i for i, r in enumerate(sem.rel_ids)}
+    for label, head in (("track of", "track"), ("member of", "member")):
+        assert head in sem.kind_heads[code[label] + 1]  # walked back: its subjects
+        assert head not in sem.kind_heads[code[label]]
+
+
+# the music dev KB's tuning questions that read the album a track is on as a track, and the
+# band a musician is a member of as a member, before (each answered the first hop); …
+@pytest.mark.parametrize(
+    ("question", "answers"),
+    [
+        ("What are the tracks on the record featuring Shine with Otis?",
+         {"Fire in the Car", "Shine with Otis"}),
+        ("Name the members of the band that Niklas Brandt is in.",
+         {"Caleb Sawyer", "Jenna Rourke", "Niklas Brandt", "Tyler Whitfield"}),
+        # ... and a common noun that also names a class node ("band") followed by a
+        # possessive is a part of the chain (`chain_length`): the walk may pass through X,
+        # the band's frontman, on to the school
+        ("Imogen Fothergill's band's frontman studied at which school?",
+         {"Westbrook Institute of Sound"}),
+    ],
+)  # fmt: skip
+def test_the_kind_an_of_label_names_sends_the_walk_on(
+        tmp_path: Path, question: str, answers: set[str]) -> None:  # fmt: skip
+    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "music" / "kb.tsv"
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(kb, name="music")
+    got = engine.ask(question, kb="music").answer_labels
+    assert got and set(got) <= answers

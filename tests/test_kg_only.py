@@ -182,6 +182,20 @@ def test_the_hops_walked_so_far_are_answered_when_every_longer_walk_finds_nothin
     assert 0 in [s.candidates for s in trace.steps]  # a longer walk was tried and failed
 
 
+@pytest.mark.slow  # imports a dev KB of 5k triples
+def test_the_step_the_limit_ends_on_is_judged_like_every_other(tmp_path) -> None:
+    """On the music dev KB "what is X's band's home city" walks X's birth city and a venue
+    there (nothing), X's band (reward 0.04) and, at the step limit, on to where the band was
+    formed (0.18). That last step is remembered like any other — before, the run ended
+    before the agent saw it, and the band was the answer."""
+    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "music" / "kb.tsv"
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="music")
+    trace = Engine(workspace).ask("What is Lena Hofmann's band's home city?", kb="music")
+    assert trace.answer_labels == ["Dusseldorf"]
+    assert "step limit" in trace.stop_reason and trace.answered_from is None
+
+
 @pytest.mark.slow  # imports a dev KB of 10k triples
 def test_a_low_reward_still_answers_with_low_confidence(tmp_path) -> None:
     """On the business dev KB the judge gives "where is X based?" → `headquarters location`

@@ -42,6 +42,14 @@ def test_synonyms_are_the_other_lemmas_of_the_first_senses() -> None:
     assert lexnet.synonyms("xqzzy") == ()
 
 
+def test_a_participle_or_gerund_is_an_inflected_verb_wordnet_knows() -> None:
+    for word in ("starring", "directed", "founded", "married", "wedding", "kidnapped"):
+        assert lexnet.may_inflect_a_verb(word), word
+    for word in ("offspring", "spring", "sacred", "naked", "morning", "ceiling"):
+        assert not lexnet.may_inflect_a_verb(word), word
+    assert lexnet.may_inflect_a_verb("frobnicated")  # unknown: its ending decides
+
+
 def test_a_rare_sense_links_nothing() -> None:
     # "set" is "place" in its commonest verb sense, but `place of birth` says the noun
     place = lexnet.label_senses("place", "n")

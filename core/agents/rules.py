@@ -190,8 +190,10 @@ class RuleAgent:
         """When the run ends worse than a complete plan it judged before (nothing found after
         it, a lower reward, or a walk the step limit cut short of its last hop: its nodes
         answer no question yet), answer from that plan's state. The reward to trust."""
-        run = self._run
-        best = run.best if run is not None and self._state is state else None
+        run = self._run if self._state is state else None
+        if run is not None and memory and memory[-1].action is run.last_action:
+            run.remember(state, memory[-1])  # the step limit ended the run before it was seen
+        best = run.best if run is not None else None
         final = memory[-1].reward if memory else 0.0
         if best is None or not memory or memory[-1].index == best.step:
             return final

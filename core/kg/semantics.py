@@ -97,6 +97,10 @@ class RelationSemantics:
         ]  # fmt: skip
         # the roles of a class node: the object of a class relation (`class_node`)
         self._class_roles = {2 * self.code[r] + 1 for r in self.class_relations}
+        # relations whose label ends on "of" name their subjects ("X is a *track* of Y", "a
+        # *member* of"), not their objects as "plays for *club*" does
+        self._subject_named = {i for i, r in enumerate(self.rel_ids)
+                               if tokens(kg.label(r))[-1:] == ["of"]}  # fmt: skip
         self.reach_vecs = self._reach_vectors()
         self._after: dict[tuple[int, int], np.ndarray] = {}
         self._kind_after: dict[tuple[int, int], frozenset[str]] = {}
@@ -251,6 +255,12 @@ class RelationSemantics:
         roles = set(self.kg.index.roles.get(node, ()))
         return bool(self._class_roles & roles) and (not only or roles <= self._class_roles)
 
+    def named_by_head(self, code: int) -> bool:
+        """Does its relation label's head noun name a node that holds role `code`: an object
+        ("plays for *club*", "place of *birth*"'s place), or a subject where the label ends
+        on "of" ("X is a *track* of Y", "a *member* of")?"""
+        return bool(code % 2) != (code >> 1 in self._subject_named)
+
     def _kind_forms(self, label_words: list[list[str]], heads_only: bool = False
                     ) -> list[frozenset[str]]:  # fmt: skip
         """Per role: the word forms (core.text.word_forms) of the label words that name what
@@ -265,7 +275,11 @@ class RelationSemantics:
             for nxt, share in self.kg.index.follow.get(code, {}).items():
                 if nxt < n and share >= KIND_SHARE:
                     heads, modifiers = parts[nxt >> 1]
-                    for word in heads if nxt % 2 else () if heads_only else modifiers:
+                    if self.named_by_head(nxt):  # "plays for *club*", "a *track* of"
+                        words = heads if heads_only or nxt % 2 else (*heads, *modifiers)
+                    else:  # "*club* country"
+                        words = () if heads_only or nxt >> 1 in self._subject_named else modifiers
+                    for word in words:
                         forms |= word_forms(word)
             out.append(frozenset(forms))
         return out
@@ -355,7 +369,7 @@ class RelationSemantics:
             counts: dict[int, int] = {}
             for node in nodes:
                 for role in self.kg.index.roles.get(node, ()):
-                    if role % 2:  # the node is an object of that relation
+                    if self.named_by_head(role):  # the relation's name names the node
                         counts[role >> 1] = counts.get(role >> 1, 0) + 1
             forms = frozenset().union(*(self.head_forms[r] for r, c in counts.items()
                                         if c >= KIND_SHARE * len(nodes)))  # fmt: skip
