@@ -74,6 +74,7 @@ FEATURES = (
 # walking back over a named hop, even when the walk back has a word of its own
 CONTEXT = FEATURES.index("context_similarity")
 COVERAGE = FEATURES.index("coverage")
+UNMARKED = FEATURES.index("unmarked_modifiers")
 SUPPORT = FEATURES.index("min_support")
 RERANK = 40  # plans ranked after the contextual encoder (as many as the fit sees)
 COVERAGE_MARGIN = 0.25  # see Planner.plans: the rule on unexplained phrases
@@ -253,7 +254,7 @@ class Planner:
             read = best[: self.context_read]
             x[read, CONTEXT] = self._context_similarity(qa, [candidates[i] for i in read])
         scores = (self.linear if first_stage else self.ranker).scores(x[best])
-        order = rank_order(scores, x[best, COVERAGE], hops[best])
+        order = rank_order(scores, x[best, COVERAGE], hops[best], x[best, UNMARKED] > 0)
         if not first_stage:
             order = _read_by_context(order, scores, x[best])
         ranked = []
@@ -949,11 +950,17 @@ def coverage_ceiling(plans: list[Plan], qa: QuestionAnalysis) -> float:
     return max((p.features.get("coverage", 0.0) for p in fitting or plans), default=0.0)
 
 
-def rank_order(scores: np.ndarray, coverage: np.ndarray, hops: np.ndarray) -> np.ndarray:
+def rank_order(scores: np.ndarray, coverage: np.ndarray, hops: np.ndarray,
+               unmarked: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
     """Plans best first by score, with one rule that is not fitted: a plan that leaves a
     relation phrase unexplained does not beat by a hair (COVERAGE_MARGIN) one that explains it
-    ("the profession of the husband of X's mother"); fewer hops break ties."""
+    ("the profession of the husband of X's mother"); fewer hops break ties. A plan over a
+    relation whose marked modifier the question does not say (`unmarked`: "X's band" read as
+    the band X is a *former* member of) takes no lead by explaining more: the twins explain
+    the same words, by a hair's difference in what their nodes are like."""
     close = scores >= scores.max() - COVERAGE_MARGIN
+    if unmarked is not None:
+        close &= ~unmarked
     first = np.where(close, coverage, -np.inf)
     return np.lexsort((hops, -scores, -first))
 
