@@ -196,6 +196,19 @@ def test_the_step_the_limit_ends_on_is_judged_like_every_other(tmp_path) -> None
     assert "step limit" in trace.stop_reason and trace.answered_from is None
 
 
+@pytest.mark.slow  # imports a dev KB of 5k triples
+@pytest.mark.parametrize("question", ["Where was Lena Hofmann's band started?",
+                                      "Where is Lena Hofmann's band based?"])
+def test_a_where_question_answered_by_no_place_walks_on_to_one(tmp_path, question) -> None:
+    """ "Where was X's band started?": X's band is no place, and the plan that walks on from
+    it to where the band was formed reaches places — the run walks on (as it did for "where
+    is X *from*" alone before), rather than answering the band."""
+    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "music" / "kb.tsv"
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="music")
+    assert Engine(workspace).ask(question, kb="music").answer_labels == ["Dusseldorf"]
+
+
 @pytest.mark.slow  # imports a dev KB of 10k triples
 def test_a_low_reward_still_answers_with_low_confidence(tmp_path) -> None:
     """On the business dev KB the judge gives "where is X based?" → `headquarters location`

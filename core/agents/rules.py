@@ -93,7 +93,7 @@ class RuleAgent:
             state, *asked, "the answers are not of the class asked for") if asked else None
         if on is not None:
             return self._keep(run, on)
-        longer = run.extension(typed_by_rule(run.analysis), asks_origin(run.analysis))
+        longer = run.extension(typed_by_rule(run.analysis), run.analysis.answer.wh == "place")
         if self.guide is not None:
             return self._keep(run, self._guided_completion(state, plan, longer))
         if longer is None:
@@ -642,12 +642,6 @@ def linked_entities(kg: KnowledgeGraph, qa: QuestionAnalysis) -> list[dict]:
         }
         for m in qa.entities[:5]
     ]
-
-
-def asks_origin(qa: QuestionAnalysis) -> bool:
-    """ "*Where* is X *from*?", "where does X's coach come *from*": a place of origin."""
-    words = [w for w in qa.words if w]
-    return qa.answer.wh == "place" and bool(words) and words[-1] == "from"
 
 
 def _uncued_detour(reading) -> bool:
