@@ -151,6 +151,12 @@ def class_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str]
         return None  # a modifier ("which *chemicals* companies", "*food* and beverage
         # companies"), a relation ("the *members* of X")
     sample = candidates[:AGREE_SAMPLE]
+    # (not of bare values, a sector or a genre, which have nothing but their class: "what
+    # *field* does X operate in" asks for the category itself, whatever "field" reads like)
+    class_roles = {2 * sem.code[r] for r in sem.class_relations}
+    if all(code % 2 or code in class_roles for n in sample
+           for code in kg.index.roles.get(n, ())):  # fmt: skip
+        return None
     key = ("class-asked", *sample)  # (the judge asks, then the rule agent, of one frontier)
     if key not in qa._cache:
         qa._cache[key] = _class_asked(qa, kg, sample)
@@ -174,7 +180,10 @@ def _class_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, sample: list[str]
     return None
 
 
-CLASS_LEAD = 0.2  # see class_asked: how much more like the noun the class asked for must read
+# see class_asked: how much more like the noun the class asked for must read (0.2 until
+# 2026-12-06: "which *acts* are on the label X founded" reads `band` 0.16 above `album`; the
+# bare-value rule came with it, for "what *field* does X operate in")
+CLASS_LEAD = 0.15
 
 
 def _answer_pronoun(words: list[str]) -> str | None:

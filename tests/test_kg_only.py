@@ -182,31 +182,24 @@ def test_the_hops_walked_so_far_are_answered_when_every_longer_walk_finds_nothin
     assert 0 in [s.candidates for s in trace.steps]  # a longer walk was tried and failed
 
 
-@pytest.mark.slow  # imports a dev KB of 5k triples
-def test_the_step_the_limit_ends_on_is_judged_like_every_other(tmp_path) -> None:
-    """On the music dev KB "what is X's band's home city" walks X's birth city and a venue
-    there (nothing), X's band (reward 0.04) and, at the step limit, on to where the band was
-    formed (0.18). That last step is remembered like any other — before, the run ended
-    before the agent saw it, and the band was the answer."""
-    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "music" / "kb.tsv"
+@pytest.mark.slow  # imports a dev KB
+@pytest.mark.parametrize(("kb", "file", "question", "answers"), [
+    # "acts" reads like the class band (0.44) more than like album (0.28), the class of the
+    # albums the label released: the walk goes on to their performers (CLASS_LEAD)
+    ("music", "kb.tsv", "which acts are on the label founded by Mitchell Stanhope",
+     {"Burning Ferries", "Imogen Greaves", "Poppy Dunmore", "Sasha Lindo", "The Lunar Foxes",
+      "The Neon Cathedrals", "The Violet Magnets", "Tyler Caldwell", "Violet Foxes"}),
+    # ... but a sector is a bare value (nothing of its own but its class): "field" reads
+    # like `business` more than like `economic sector`, and the sector is still the answer
+    ("business", "kb.nt", "what field does Westview Metals operate in", {"steel"}),
+])  # fmt: skip
+def test_answers_of_another_class_than_the_noun_asked_about_walk_on(
+        tmp_path, kb: str, file: str, question: str, answers: set[str]) -> None:  # fmt: skip
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / kb / file
     workspace = Workspace(tmp_path / "home")
-    workspace.import_file(kb, name="music")
-    trace = Engine(workspace).ask("What is Lena Hofmann's band's home city?", kb="music")
-    assert trace.answer_labels == ["Dusseldorf"]
-    assert "step limit" in trace.stop_reason and trace.answered_from is None
-
-
-@pytest.mark.slow  # imports a dev KB of 5k triples
-@pytest.mark.parametrize("question", ["Where was Lena Hofmann's band started?",
-                                      "Where is Lena Hofmann's band based?"])
-def test_a_where_question_answered_by_no_place_walks_on_to_one(tmp_path, question) -> None:
-    """ "Where was X's band started?": X's band is no place, and the plan that walks on from
-    it to where the band was formed reaches places — the run walks on (as it did for "where
-    is X *from*" alone before), rather than answering the band."""
-    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "music" / "kb.tsv"
-    workspace = Workspace(tmp_path / "home")
-    workspace.import_file(kb, name="music")
-    assert Engine(workspace).ask(question, kb="music").answer_labels == ["Dusseldorf"]
+    workspace.import_file(path, name=kb)
+    got = Engine(workspace).ask(question, kb=kb).answer_labels
+    assert got and set(got) <= answers
 
 
 @pytest.mark.slow  # imports a dev KB of 10k triples

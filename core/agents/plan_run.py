@@ -162,15 +162,15 @@ class RulePlanRun:
         """A ranked plan that continues the current one and explains more of the question
         (another hop only helps if it explains words the current path leaves unexplained) —
         or, where a rule types the answer (`typed`), one that gives the kind asked for; or,
-        where the question asks where (`where`: "where is X's band *from*", "where was X's
-        band *started*"), one that reaches places where the current reaches none."""
+        where the question asks where something is from (`where`), one that reaches places
+        where the current reaches none."""
         base = self.plan
         base_fit = type_fit(base)
         for i, other in enumerate(self.plans):
             # the current answers are the wrong kind and the longer plan's the right one
             # ("what *types* are the films X directed": films, then their genres)
             righted = typed and base_fit < 0 < type_fit(other)
-            # "where": the current answers are no more a place than the KB's average
+            # "where … from": the current answers are no more a place than the KB's average
             # role gives ("*where* is X's manager from": a person) and the longer plan's
             # clearly more so: the judge will not take them, so the plan walks on whatever it
             # scores

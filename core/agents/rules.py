@@ -93,7 +93,7 @@ class RuleAgent:
             state, *asked, "the answers are not of the class asked for") if asked else None
         if on is not None:
             return self._keep(run, on)
-        longer = run.extension(typed_by_rule(run.analysis), run.analysis.answer.wh == "place")
+        longer = run.extension(typed_by_rule(run.analysis), asks_origin(run.analysis))
         if self.guide is not None:
             return self._keep(run, self._guided_completion(state, plan, longer))
         if longer is None:
@@ -190,10 +190,8 @@ class RuleAgent:
         """When the run ends worse than a complete plan it judged before (nothing found after
         it, a lower reward, or a walk the step limit cut short of its last hop: its nodes
         answer no question yet), answer from that plan's state. The reward to trust."""
-        run = self._run if self._state is state else None
-        if run is not None and memory and memory[-1].action is run.last_action:
-            run.remember(state, memory[-1])  # the step limit ended the run before it was seen
-        best = run.best if run is not None else None
+        run = self._run
+        best = run.best if run is not None and self._state is state else None
         final = memory[-1].reward if memory else 0.0
         if best is None or not memory or memory[-1].index == best.step:
             return final
@@ -642,6 +640,12 @@ def linked_entities(kg: KnowledgeGraph, qa: QuestionAnalysis) -> list[dict]:
         }
         for m in qa.entities[:5]
     ]
+
+
+def asks_origin(qa: QuestionAnalysis) -> bool:
+    """ "*Where* is X *from*?", "where does X's coach come *from*": a place of origin."""
+    words = [w for w in qa.words if w]
+    return qa.answer.wh == "place" and bool(words) and words[-1] == "from"
 
 
 def _uncued_detour(reading) -> bool:
