@@ -277,8 +277,10 @@ class RelationSemantics:
                     heads, modifiers = parts[nxt >> 1]
                     if self.named_by_head(nxt):  # "plays for *club*", "a *track* of"
                         words = heads if heads_only or nxt % 2 else (*heads, *modifiers)
-                    else:  # "*club* country"
-                        words = () if heads_only or nxt >> 1 in self._subject_named else modifiers
+                    elif not heads_only and nxt % 2 == 0:  # "*club* country": its subjects
+                        words = modifiers
+                    else:
+                        words = ()
                     for word in words:
                         forms |= word_forms(word)
             out.append(frozenset(forms))
