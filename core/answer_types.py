@@ -151,15 +151,12 @@ def class_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str]
         return None  # a modifier ("which *chemicals* companies", "*food* and beverage
         # companies"), a relation ("the *members* of X")
     sample = candidates[:AGREE_SAMPLE]
-    # (not of bare values, a sector or a genre, which have nothing but their class: "what
-    # *field* does X operate in" asks for the category itself, whatever "field" reads like)
-    class_roles = {2 * sem.code[r] for r in sem.class_relations}
-    if all(code % 2 or code in class_roles for n in sample
-           for code in kg.index.roles.get(n, ())):  # fmt: skip
-        return None
     key = ("class-asked", *sample)  # (the judge asks, then the rule agent, of one frontier)
     if key not in qa._cache:
-        qa._cache[key] = _class_asked(qa, kg, sample)
+        # (not of bare values, a sector or a genre, which have nothing but their class: "what
+        # *field* does X operate in" asks for the category itself, whatever "field" reads like)
+        bare = all(sem.bare_value(n) for n in sample)
+        qa._cache[key] = None if bare else _class_asked(qa, kg, sample)
     return qa._cache[key]
 
 

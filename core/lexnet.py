@@ -115,8 +115,8 @@ def may_inflect_a_verb(word: str) -> bool:
     word = word.lower()
     found = lemmas(word)
     stem = word[: -2 if word.endswith("ed") else -3]
-    if len(stem) > 2 and stem[-1] == stem[-2]:  # "starring", "wedding": a doubled consonant
-        found += tuple(lemma for lemma in lemmas(stem[:-1]) if lemma == stem[:-1])
+    if len(stem) > 2 and stem[-1] == stem[-2] and _senses_of(stem[:-1]):
+        found += (stem[:-1],)  # "starring", "wedding": a doubled consonant
     return not found or any("v" in _senses_of(lemma) for lemma in found if lemma != word)
 
 

@@ -37,6 +37,7 @@ from core.agents.planner import (  # noqa: E402
     RANKER,
     RERANK,
     RULE_WEIGHTS,
+    UNMARKED,
     WEIGHTS_FILE,
     Planner,
     load_weights,
@@ -342,7 +343,7 @@ def gate_report(feats, quals, names, origin) -> None:
     hops = FEATURES.index("hops")
 
     def chosen(scores, x) -> int:  # as Planner.plans orders the plans
-        return int(rank_order(scores, x[:, COVERAGE], x[:, hops])[0])
+        return int(rank_order(scores, x[:, COVERAGE], x[:, hops], x[:, UNMARKED] > 0)[0])
 
     rows = []  # (dev set, lead, best plans, first-stage choice, first-stage order, x)
     for x, q, name in zip(feats, quals, origin, strict=True):

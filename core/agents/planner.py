@@ -951,16 +951,14 @@ def coverage_ceiling(plans: list[Plan], qa: QuestionAnalysis) -> float:
 
 
 def rank_order(scores: np.ndarray, coverage: np.ndarray, hops: np.ndarray,
-               unmarked: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+               unmarked: np.ndarray) -> np.ndarray:  # fmt: skip
     """Plans best first by score, with one rule that is not fitted: a plan that leaves a
     relation phrase unexplained does not beat by a hair (COVERAGE_MARGIN) one that explains it
     ("the profession of the husband of X's mother"); fewer hops break ties. A plan over a
     relation whose marked modifier the question does not say (`unmarked`: "X's band" read as
     the band X is a *former* member of) takes no lead by explaining more: the twins explain
     the same words, by a hair's difference in what their nodes are like."""
-    close = scores >= scores.max() - COVERAGE_MARGIN
-    if unmarked is not None:
-        close &= ~unmarked
+    close = (scores >= scores.max() - COVERAGE_MARGIN) & ~unmarked
     first = np.where(close, coverage, -np.inf)
     return np.lexsort((hops, -scores, -first))
 

@@ -97,6 +97,8 @@ class RelationSemantics:
         ]  # fmt: skip
         # the roles of a class node: the object of a class relation (`class_node`)
         self._class_roles = {2 * self.code[r] + 1 for r in self.class_relations}
+        # ... and of a node that has a class (its subject)
+        self._classed_roles = {2 * self.code[r] for r in self.class_relations}
         # relations whose label ends on "of" name their subjects ("X is a *track* of Y", "a
         # *member* of"), not their objects as "plays for *club*" does
         self._subject_named = {i for i, r in enumerate(self.rel_ids)
@@ -254,6 +256,12 @@ class RelationSemantics:
         and nothing else (not also an industry that firms are in, say)."""
         roles = set(self.kg.index.roles.get(node, ()))
         return bool(self._class_roles & roles) and (not only or roles <= self._class_roles)
+
+    def bare_value(self, node: str) -> bool:
+        """Has the node nothing of its own but its class (a sector, a genre): is it the
+        subject of no relation but a class relation?"""
+        return all(code % 2 or code in self._classed_roles
+                   for code in self.kg.index.roles.get(node, ()))  # fmt: skip
 
     def named_by_head(self, code: int) -> bool:
         """Does its relation label's head noun name a node that holds role `code`: an object
