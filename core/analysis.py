@@ -973,7 +973,11 @@ def _asked_type(words: list[str], names: set[int], modifiers: frozenset | set
 
 def _which_noun(words: list[str], i: int, names: set[int], modifiers: frozenset | set,
                 choices: tuple) -> AnswerType:  # fmt: skip
-    """The answer type of "what / which N" at i: a time, a person or a thing by the noun."""
+    """The answer type of "what / which N" at i: a time, a person or a thing by the noun.
+    Right before "do" / "does" / "did" the question word is the verb's object and asks no
+    noun: "what does *the husband* of X work as" asks for no husband."""
+    if i + 1 < len(words) and words[i + 1] in DO_SUPPORT:
+        return AnswerType("choice" if choices else "", None, choices)
     k = _next_content(words, i, names, modifiers)
     if k is not None and words[k] in _TIME_NOUNS:
         return AnswerType("time", k, choices)

@@ -147,7 +147,9 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
     of_parts = len(of_chain)
     if of_parts and parts and _one_name(qa, (of_chain[0] | last_words) & needy):
         parts -= 1  # "the *location* of X's *headquarters*": one relation's name, split
-    if not parts and of_parts == 1 and (_predicate_after(qa, topic) & needy
+    # (a do-question's verb however weakly it names a relation, as after a possessive)
+    said = needy | content if do_question(words, topic.start) else needy
+    if not parts and of_parts == 1 and (_predicate_after(qa, topic) & said
                                         or _verb_before(qa, of_chain[0]) & content):
         qa._cache[key] = 2  # "where did *the husband of X* study", "the college where the
         return 2  # husband of X *studied*", "who *controls* the subsidiaries of X": the noun,
@@ -272,14 +274,18 @@ def _predicate_after(qa: QuestionAnalysis, topic: EntityMention) -> set[int]:
     aside): a participle or past tense ("the college where the husband of X *studied*", "the
     city where the founder of X was *born*"), or the verb of a do-question ("where did the
     husband of X *study*"). Empty when anything else follows (an object, a preposition's
-    noun: "… studied *law*")."""
+    noun: "… studied *law*"); a particle after the verb is no such thing ("what does the
+    husband of X *work as*")."""
     words = qa.words
     rest = [k for k in range(topic.end, len(words)) if words[k] and words[k] not in AUXILIARIES]
-    if not rest or rest[-1] != rest[0]:
+    if not rest:
         return set()
-    k = rest[0]
-    if verb_form(words[k]) or do_question(words, topic.start):
+    k, asked_by_do = rest[0], do_question(words, topic.start)
+    if len(rest) == 1 and (verb_form(words[k]) or asked_by_do):
         return {k}
+    if asked_by_do and all(words[j] in STOPWORDS for j in rest[1:]):
+        return {k}  # (in a do-question only: "which city was the group that made X *formed
+        # in*" is said of the group)
     return set()
 
 

@@ -141,6 +141,33 @@ def test_the_answer_type_comes_from_the_question_word(family, question: str, wh:
     assert analyse(question, family.kg("family")).answer.wh == wh
 
 
+def test_what_before_do_support_asks_no_noun(family) -> None:
+    """ "What does *the husband* of X work as": right before "does" the question word is the
+    verb's object, so the noun after it is the subject, not the kind of answer (no husband is
+    asked for); "what *work* does X do" still asks for a kind of work."""
+    kg = family.kg("family")
+    qa = analyse("what does the husband of Ann Lee work as", kg)
+    assert qa.answer.focus is None and qa.answer.wh == ""
+    assert answers(family, "what does the husband of Ann Lee work as") == ["doctor"]
+    qa = analyse("what work does Ann Lee do", kg)
+    assert qa.answer.wh == "thing" and qa.words[qa.answer.focus] == "work"
+
+
+def test_a_word_naming_nothing_well_leads_an_unnamed_hop(family, monkeypatch) -> None:
+    """Past a named hop, relations no word names are tried among the commonest next steps
+    and those nearest the question's words; "the *parents* of X" comes nearer to every family
+    tie than "work" comes to anything, so each word that names nothing well (outside the
+    chain's parts) gets its own nearest next step tried as well."""
+    from core.agents import planner as planner_module
+
+    monkeypatch.setattr(planner_module, "MAX_UNNAMED_BRANCH", 1)
+    monkeypatch.setattr(planner_module, "UNNAMED_BY_WORDS", 1)
+    kg = family.kg("family")
+    qa = analyse("what do the parents of Dan Lee work as", kg)
+    walks = [[kg.label(r) for r, _ in p.hops] for p in Planner(kg).plans(qa, limit=40)]
+    assert ["parent", "profession"] in walks
+
+
 @pytest.mark.parametrize(("question", "expected"), [
     ("who are the daughters of Ann Lee", ["Cara Lee"]),
     ("who are Ann Lee's daughters", ["Cara Lee"]),
@@ -301,6 +328,9 @@ def test_two_words_for_one_relation_count_as_two_places(family) -> None:
         ("what is the place of birth of the father of Dan Lee", 2),  # "place of birth": one
         ("where were Dan Lee's parents' parents born", 3),  # a plural's possessive
         ("what do Ann Lee's kids do", 1),  # "do" alone is no predicate
+        # a do-question's verb after "the N of X", a particle after it (not an object)
+        ("what does the husband of Ann Lee work as", 2),
+        ("what does the husband of Ann Lee paint portraits of", 0),
         # a kind of thing the last part's relation does not reach: a hop of its own ...
         ("which city is Dan Lee's mother's husband from", 3),
         ("which woman is Dan Lee's mother's mother", 2),  # ... not one it does

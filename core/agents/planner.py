@@ -22,6 +22,7 @@ import numpy as np
 from core.agents.plan_ranker import PlanRanker
 from core.analysis import TAU_SOFT, EntityMention, QuestionAnalysis, role_codes, said_senses
 from core.answer_types import answer_fit, implies_first_hop, nearest_relation, rule_type_fit
+from core.chain import chain_tokens
 from core.constraints import Comparison
 from core.kg.semantics import RelationSemantics, semantics_for
 from core.kg.store import KnowledgeGraph
@@ -319,7 +320,13 @@ class Planner:
         follow, rel_ids = self.kg.index.follow, self.kg.index.rel_ids
         single, back = self.sem.single_valued, self.sem.walks_back
         rows = qa.word_rows(mention)
-        near = qa.explains[rows].max(axis=0) if rows else np.zeros(2 * len(rel_ids) + 1)
+        table = qa.explains[rows]
+        near = table.max(axis=0) if rows else np.zeros(2 * len(rel_ids) + 1)
+        # words that name nothing well, outside the chain's parts (which are hops by the
+        # grammar, each walked where its own word leads)
+        parts = chain_tokens(qa, mention)
+        weak = table[[table[r].max() < NAMED_AT and t not in parts
+                      for r, t in enumerate(qa.word_tokens[w] for w in rows)]] if rows else table
 
         def extend(path: list[int], unnamed: int) -> None:
             paths.append(list(path))
@@ -333,6 +340,11 @@ class Planner:
             # ... and among those the question's words come nearest to, however rare ("where
             # does X's partner *work*": few people have an `employer`)
             common |= set(sorted(nexts, key=lambda c: -near[c])[:UNNAMED_BY_WORDS])
+            if len(weak):  # ... and the nearest of each word that names nothing well ("what
+                # firms do the *parents* of X *work* for": "parents" comes nearer to every
+                # family tie than "work" comes to anything)
+                codes = np.fromiter(nexts, np.int64)
+                common |= set(codes[weak[:, codes].argmax(axis=1)].tolist())
             for code in sorted(nexts):
                 if len(path) >= 2 and back[path[-2], path[-1]] and back[path[-1], code]:
                     # r, r^-1, r (or over a stored inverse: `manufacturer`, then `product`
