@@ -3220,3 +3220,24 @@ def test_the_kind_an_of_label_names_sends_the_walk_on(
     engine.workspace.import_file(kb, name="music")
     got = engine.ask(question, kb="music").answer_labels
     assert got and set(got) <= answers
+
+
+def test_a_last_hop_the_kb_lacks_is_read_the_next_way_its_word_names(tmp_path: Path) -> None:
+    """ "X's husband's *job*": the word vectors put "job" nearest `employer`, but this husband
+    has none. The same walk's next reading of its last word (his profession, which "job"
+    still names) is walked from the husband, not refused for explaining less of the question
+    — and a husband with an employer is answered by it, as before."""
+    rows = []
+    people = [("Ann Lee", "female", "Bob Lee", "lawyer", None),
+              ("Bob Lee", "male", "Ann Lee", "doctor", None),
+              ("Cara Diaz", "female", "Dan Diaz", "nurse", "Mercy Clinic"),
+              ("Dan Diaz", "male", "Cara Diaz", "engineer", "Acme Steel"),
+              ("Eve Ray", "female", "Gus Ray", "teacher", "Hill School"),
+              ("Gus Ray", "male", "Eve Ray", "pilot", "Sky Lines")]  # fmt: skip
+    for name, gender, spouse, job, firm in people:
+        rows += [(name, "gender", gender), (name, "spouse", spouse), (name, "profession", job)]
+        if firm:
+            rows.append((name, "employer", firm))
+    engine = _imported(tmp_path, "couples", rows)
+    assert engine.ask("Ann Lee's husband's job", kb="couples").answer_labels == ["doctor"]
+    assert engine.ask("Cara Diaz's husband's job", kb="couples").answer_labels == ["Acme Steel"]

@@ -16,7 +16,7 @@ import numpy as np
 from core.agents.plan_ranker import PlanRanker
 from core.agents.plan_run import MIN_ANSWER_REWARD, SWITCH_LOSS, RulePlanRun, coverage
 from core.agents.planner import Filter, Plan, Planner, coverage_ceiling, floored, rule_prior
-from core.analysis import HOP_EXPLAINED, QuestionAnalysis, analyse, role_codes
+from core.analysis import HOP_EXPLAINED, HOP_NAMED_WORD, QuestionAnalysis, analyse, role_codes
 from core.answer_types import attribute_agreement, class_asked, hop_kind, typed_by_rule
 from core.chain import chain_length
 from core.kg.source import path_sparql
@@ -249,10 +249,15 @@ class RuleAgent:
         if run.plan_i >= len(run.plans):
             state.stop_reason = f"{why}, and no other plan is left"
             return None
-        run.keep_coverage(failed)
+        # the same walk with its last word read the next way is tried as it comes ("X's
+        # husband's *job*": he has no employer, so his profession)
+        second_reading = _another_last_reading(failed, run.plan)
+        if not second_reading:
+            run.keep_coverage(failed)
         run.prefer_finishable(self._steps_left(state), self._walked_prefix)
         lost = coverage(failed) - coverage(run.plan)
-        if lost > SWITCH_LOSS:  # the KB lacks the fact asked for: say so, do not guess
+        if lost > SWITCH_LOSS and not second_reading:
+            # the KB lacks the fact asked for: say so, do not guess
             state.stop_reason = (
                 f"{why}; the next plan explains far less of the question "
                 f"({coverage(run.plan):.0%}), so no answer is given"
@@ -663,3 +668,11 @@ def _uncued_detour(reading) -> bool:
     # "the films directed by the *director* of X" names the relation it walks back over
     pairs = enumerate(zip(codes, codes[1:], strict=False))
     return any(back[a, b] and not named[i] for i, (a, b) in pairs)
+
+
+def _another_last_reading(failed: Plan, other: Plan) -> bool:
+    """Is `other` the failed plan with its last hop read another way, one that a word still
+    names (every hop's word at HOP_NAMED_WORD or better), after the same walk?"""
+    return (other.anchor == failed.anchor and len(other.hops) == len(failed.hops)
+            and other.hops[:-1] == failed.hops[:-1] and other.constraints == failed.constraints
+            and other.features.get("min_support", 0.0) >= HOP_NAMED_WORD)
