@@ -1550,8 +1550,11 @@ def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
     - a noun said of the answers by an article ("companies with *a CEO* educated at Y"): the
       walk from Y arrives at the owner, backwards over the relation — but "who is *a* child
       of X" is X's;
-    - the verb of an agent noun ("what does X *manufacture*": X is the agent, `manufacturer`
-      backwards; "who *manufactures* X": forwards), where it stands as a verb."""
+    - a verb that names it by its form, where it stands as a verb: whether the topic is its
+      subject or its object decides the direction ("what does X *manufacture*": X is the
+      agent, `manufacturer` backwards; "who *manufactures* X": forwards; "the firm that
+      *produces* X": `product or material produced` backwards, not only as its inverse
+      `manufacturer` is named)."""
     owned = []
     for row, i in enumerate(rows):
         owner = _answers_own(qa.words, i)
@@ -1563,7 +1566,7 @@ def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
             continue
         for rel in sem.inverse:
             c = sem.code[rel]
-            if owner is not None or (lexical[row, c] > 0 and kg.relation(rel).agentive):
+            if owner is not None or lexical[row, c] > 0:
                 by_role[row, 2 * c + 1] = max(by_role[row, 2 * c + 1], scores[row, c])
     _walk_backwards(by_role, owned, scores, sem)
     return owned

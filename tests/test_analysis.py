@@ -1826,9 +1826,10 @@ def _makers_kb() -> str:
 def test_a_verb_or_a_noun_said_of_the_answers_names_a_stored_inverse_either_way(
         tmp_path: Path) -> None:  # fmt: skip
     """A noun said of its owner names one direction of a relation stored both ways ("X's
-    *manufacturer*"); the verb of an agent noun ("what does X *manufacture*": X is the agent,
-    so `manufacturer` backwards) and a noun said of the answers ("firms *whose CEO* …", "firms
-    with *a CEO* …": the walk arrives at the owner) name it either way."""
+    *manufacturer*"); a verb ("what does X *manufacture*": X is the agent, so `manufacturer`
+    backwards; "the firm that *produces* X": the products backwards) and a noun said of the
+    answers ("firms *whose CEO* …", "firms with *a CEO* …": the walk arrives at the owner)
+    name it either way."""
     engine = _imported(tmp_path, "makers", _makers_kb())
     kg = engine.kg("makers")
     assert len(semantics_for(kg).inverse) == 4
@@ -1836,6 +1837,19 @@ def test_a_verb_or_a_noun_said_of_the_answers_names_a_stored_inverse_either_way(
     assert ask("what does Bolt Forge manufacture") == ["Bolt 1", "Bolt 2"]
     assert ask("who manufactures Crank 2") == ["Crest Mills"]
     assert ask("Anvil 1's manufacturer") == ["Acme Works"]
+    # ... and so does any verb that names one by its form, agentive or not: the firm that
+    # *produces* X is reached from X backwards over `product`
+    rows = [(firm, "product or material produced", item) for firm, item in (
+        ("Acme Works", "Anvil 1"), ("Bolt Forge", "Bolt 1"), ("Crest Mills", "Crank 1"))]
+    rows += [(item, "manufacturer", firm) for firm, _, item in rows]
+    (tmp_path / "goods").mkdir()
+    kg = _imported(tmp_path / "goods", "goods", rows).kg("goods")
+    qa = analyse("who set up the firm that produces Crank 1", kg)
+    row = [qa.words[t] for t in qa.word_tokens].index("produces")
+    produced = semantics_for(kg).code[next(r for r in kg.index.rel_ids
+                                           if kg.label(r).startswith("product"))]  # fmt: skip
+    assert qa.lexical[row, produced] > 0
+    assert qa.role_names[row, 2 * produced + 1] == qa.role_names[row, 2 * produced]
     for question in ("list the firms whose chief executive officer was educated at Hill College",
                      "which firms have a chief executive officer educated at Hill College"):
         assert ask(question) == ["Acme Works", "Crest Mills"], question
