@@ -725,6 +725,22 @@ def test_a_path_reads_out_from_its_topic(family) -> None:
     assert sem.verbalise([2 * code[birth] + 1]) == "whoever has place of birth X"
 
 
+def test_a_label_ending_on_of_reads_out_as_what_its_subject_is(tmp_path: Path) -> None:
+    """ "member of" names its subjects (a member), so a hop over it reads "whatever X is a
+    member of", not "the member of of X" (which the encoder reads as nothing); the class
+    relation "instance of" keeps "the … of" form."""
+    kg = _imported(tmp_path, "bands", [
+        ("Ann Lee", "member of", "The Owls"), ("Bob Ray", "member of", "The Owls"),
+        ("The Owls", "formed in", "Leeds"), ("The Owls", "instance of", "band"),
+        ("Leeds", "instance of", "city"), ("Ann Lee", "instance of", "person"),
+        ("Bob Ray", "instance of", "person")]).kg("bands")  # fmt: skip
+    sem = semantics_for(kg)
+    rel = {kg.label(r): sem.code[r] for r in sem.rel_ids}
+    path = [2 * rel["member of"], 2 * rel["formed in"]]
+    assert sem.verbalise(path) == "the formed in of whatever X is a member of"
+    assert sem.verbalise([2 * rel["instance of"]]) == "the instance of of X"
+
+
 def test_only_a_clear_first_stage_winner_skips_the_encoder(family) -> None:
     """The contextual encoder is most of a question's time; where the linear first stage's
     best plan leads by CONTEXT_GATE it is skipped, and that plan is explained by the weights
