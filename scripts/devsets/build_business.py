@@ -2090,7 +2090,7 @@ or pages; the tuning and held-out files use disjoint sets of templates written s
   topics of the same types, but worded with a separately written, disjoint set of templates;
   within each (qtype, kind) the held-out topic entities differ from the tuning ones. No
   question text occurs in both files.
-- `questions_probe.tsv`: 30 questions written by hand on 2026-12-06 (not by the build
+- `questions_probe.tsv`: 34 questions written by hand on 2026-12-06 (not by the build
   script) for a few of this KB's own entities, the way an analyst might ask about a firm's CEO and founder;
   answers read off `kb.nt`. Used to find failures and check changes, so tuning data, not
   held-out (`python benchmarks/devsets.py --split probe`).
