@@ -946,8 +946,8 @@ def _asked_type(words: list[str], names: set[int], modifiers: frozenset | set
             # later wh-word asks ("the player *who* captains X is at *which club*")
             continue
         if w in ("who", "whom"):
-            if _strands_preposition(words, i):  # "who does X play for": a team as often
-                return AnswerType("", i, choices)
+            if _strands_preposition(words, i) and not _says_who_is(words, i):
+                return AnswerType("", i, choices)  # "who does X play for": a team as often
             return AnswerType("person", i, choices)
         if w == "whose":
             if _copula_after_noun(words, i):  # "*whose* mother is X": the noun names the
@@ -1089,6 +1089,14 @@ def _strands_preposition(words: list[str], wh: int) -> bool:
                                         or words[k + 1] in _CLAUSE_AFTER):  # fmt: skip
             return True
     return False
+
+
+def _says_who_is(words: list[str], wh: int) -> bool:
+    """Is "who" the subject of a copula whose complement follows ("who *is in charge of*
+    the side X plays for", "who *is the* coach of the club X plays for")? Then a preposition
+    left at the end is a relative clause's, not the question word's."""
+    return wh + 2 < len(words) and words[wh + 1] in COPULAS and \
+        words[wh + 2] in ARTICLES | _PHRASE_PREPOSITIONS  # fmt: skip
 
 
 STRANDABLE = frozenset("for with against at to from in on".split())

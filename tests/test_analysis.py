@@ -134,6 +134,10 @@ def test_a_word_that_shares_nothing_with_the_relation_name_still_names_it(
         ("who does Ann Lee work for at weekends", ""),
         ("who does Ann Lee play for when the season starts", ""),
         ("who worked for Ann Lee in Paris", "person"),
+        # ... not where "who" is a copula's subject: the preposition is a relative clause's
+        ("who is in charge of the firm Ann Lee works for", "person"),
+        ("who is the boss of the firm Ann Lee works for", "person"),
+        ("who is Ann Lee working for", ""),
         ("who works at the firm for which Ann Lee works", "person"),  # a relative pronoun
     ],
 )
