@@ -16,6 +16,7 @@ from core.analysis import (
     DO_SUPPORT,
     FRAME_WORDS,
     PARTITIVES,
+    PERSON_NOUNS,
     PREPOSITIONS,
     QUANTITY_NOUNS,
     RELATIVE_PRONOUNS,
@@ -140,7 +141,8 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         # X", `_said_before`) — one more
         chain = _of_parts(qa, topic, needy, heads)
         after = set(range(clause[1], n)) if clause else _predicate_after(qa, topic)
-        length = len(chain) + bool(after & needy or _said_before(qa, needy, chain))
+        length = len(chain) + bool(after & needy or _said_before(qa, needy, chain)
+                                   or _in_before(qa, chain[-1]))
         qa._cache[key] = length
         return length
     of_chain = _of_parts(qa, topic, needy)
@@ -233,6 +235,18 @@ def _focus_names_its_own(qa: QuestionAnalysis, needy: set[int], chain: set[int],
     named = [int(np.argmax(qa.scores[r])) for r in chain_rows]
     near = max(max(reach[2 * r], reach[2 * r + 1]) for r in named)
     return float(reach.max() - near) >= FOCUS_KIND_GAP
+
+
+def _in_before(qa: QuestionAnalysis, part: set[int]) -> bool:
+    """Does a locative preposition stand before the chain's outermost part, its article
+    aside, said of no noun asked about but a person ("who is *in* the band X belongs to",
+    "everyone *in* the team X captains": what is in it, one hop beyond — as "who is in X's
+    league"; not "the *films in* the series X began", which are the series)?"""
+    words, k = qa.words, min(part) - 1
+    while k >= 0 and words[k] in ARTICLES:
+        k -= 1
+    focus = qa.answer.focus
+    return k > 0 and words[k] in _LOCATIVES and (k - 1 != focus or words[focus] in PERSON_NOUNS)
 
 
 def _said_before(qa: QuestionAnalysis, needy: set[int], chain: list[set[int]]) -> bool:

@@ -345,6 +345,10 @@ def test_two_words_for_one_relation_count_as_two_places(family) -> None:
         ("which teacher taught the children of Ann Lee", 2),
         ("who among the children of Ann Lee is a lawyer", 0),  # ... not a preposition
         ("who are the children of Ann Lee", 0),  # ... nor a copula
+        # what is in a clause's head, after a locative, is one hop beyond it (as "who is in
+        # X's league")
+        ("who is in the country Ann Lee comes from", 2),
+        ("list everyone in the country Ann Lee comes from", 2),
         # a noun that only ends like a gerund is a part all the same (core.lexnet)
         ("tell me the offspring of Dan Lee's wife", 2),
     ],
