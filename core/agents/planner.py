@@ -325,8 +325,8 @@ class Planner:
         # words that name nothing well, outside the chain's parts (which are hops by the
         # grammar, each walked where its own word leads)
         parts = chain_tokens(qa, mention)
-        weak = table[[table[r].max() < NAMED_AT and t not in parts
-                      for r, t in enumerate(qa.word_tokens[w] for w in rows)]] if rows else table
+        tokens = [qa.word_tokens[w] for w in rows]
+        weak = table[[table[r].max() < NAMED_AT and t not in parts for r, t in enumerate(tokens)]]
 
         def extend(path: list[int], unnamed: int) -> None:
             paths.append(list(path))

@@ -186,8 +186,8 @@ class RelationSemantics:
         """One hop forwards read out: "the nationality of …", "whoever directed …" (a label
         naming its agent), "whatever … is a member of" (a label ending on "of" names its
         subjects, not a thing of theirs: "the member of of X" reads as nothing; not a class
-        relation's "instance of"). The last two ranked the right path first more often on the
-        tuning files (music 143 → 146 of 444, the others unchanged)."""
+        relation's "instance of"). Read so, the encoder ranked the right path first more
+        often on the tuning files (music 143 → 146 of 444, the others unchanged)."""
         label = self.kg.label(rel)
         agent = _PASSIVE.fullmatch(label)
         if agent:  # "directed by": "whoever directed X"
