@@ -447,8 +447,9 @@ def _dictionary_senses(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
     read by its synonyms (`_synonym_scores`)."""
     words = qa.words
     for row, i in enumerate(rows):
-        if row == qa.focus_row or scores[row].max() < -0.5:
+        if (row == qa.focus_row and not said_of_a_name(qa, i)) or scores[row].max() < -0.5:
             continue  # the noun asked about, a clause's head: they say what the answer is
+            # (not "X's sis's *hubby*": a noun said of an owner names a relation of it)
         phrases = ["_".join(words[i:end]) for end in (i + 3, i + 2)
                    if end <= len(words) and all(words[i + 1 : end])]  # fmt: skip
         # the longest phrase WordNet knows is what the word means here ("*line* of work" is

@@ -145,6 +145,14 @@ def test_the_answer_type_comes_from_the_question_word(family, question: str, wh:
     assert analyse(question, family.kg("family")).answer.wh == wh
 
 
+def test_the_last_noun_of_a_possessive_chain_is_read_by_its_synonyms_too(family) -> None:
+    """ "Dan Lee's mum's *hubby*": the noun asked about is said of an owner, so it names a
+    relation of it like any other part of the chain — read by its WordNet synonyms where the
+    word vectors read it weakly ("husband"), not skipped as if it only said what the answer
+    is (the walk stopped at the mother's own parents)."""
+    assert answers(family, "Dan Lee's mum's hubby?") == ["Bob Lee"]
+
+
 def test_what_before_do_support_asks_no_noun(family) -> None:
     """ "What does *the husband* of X work as": right before "does" the question word is the
     verb's object, so the noun after it is the subject, not the kind of answer (no husband is
