@@ -1306,7 +1306,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     by_role = np.repeat(scores, 2, axis=1)
     for rel, inverse in sem.inverse.items():
         by_role[:, 2 * sem.code[rel] + 1] = scores[:, sem.code[inverse]]
-    owned = _name_both_ways(qa, rows, lexical, scores, by_role, kg, sem)
+    owned = _name_both_ways(qa, rows, lexical, scores, by_role, sem)
     patient = _verb_named(lexicon, qa.words[rows[focus]], lexical[focus], sem) \
         if focus is not None and focus not in whole else []  # fmt: skip
     if focus is not None and focus not in whole and is_agent_noun(qa.words[rows[focus]]):
@@ -1550,7 +1550,7 @@ def whole_names(words: list[str], sem: RelationSemantics, end: int | None = None
 
 
 def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
-                    scores: np.ndarray, by_role: np.ndarray, kg: KnowledgeGraph,
+                    scores: np.ndarray, by_role: np.ndarray,
                     sem: RelationSemantics) -> list[int]:  # fmt: skip
     """A noun said of its owner ("X's *mum*", "the *mother* of X") names one direction of a
     relation with a stored inverse: `parent` walked from X, not backwards (X's children); a

@@ -294,12 +294,12 @@ def _predicate_after(qa: QuestionAnalysis, topic: EntityMention) -> set[int]:
     rest = [k for k in range(topic.end, len(words)) if words[k] and words[k] not in AUXILIARIES]
     if not rest:
         return set()
-    k, asked_by_do = rest[0], do_question(words, topic.start)
-    if len(rest) == 1 and (verb_form(words[k]) or asked_by_do):
+    k = rest[0]
+    # a lone participle, or a do-question's verb with nothing but particles after it (in a
+    # do-question only: "which city was the group that made X *formed in*" is the group's)
+    if (len(rest) == 1 and verb_form(words[k])) or (
+            do_question(words, topic.start) and all(words[j] in STOPWORDS for j in rest[1:])):
         return {k}
-    if asked_by_do and all(words[j] in STOPWORDS for j in rest[1:]):
-        return {k}  # (in a do-question only: "which city was the group that made X *formed
-        # in*" is said of the group)
     return set()
 
 

@@ -324,9 +324,9 @@ class Planner:
         near = table.max(axis=0) if rows else np.zeros(2 * len(rel_ids) + 1)
         # words that name nothing well, outside the chain's parts (which are hops by the
         # grammar, each walked where its own word leads)
-        parts = chain_tokens(qa, mention)
         tokens = [qa.word_tokens[w] for w in rows]
-        weak = table[[table[r].max() < NAMED_AT and t not in parts for r, t in enumerate(tokens)]]
+        weak = table[(table.max(axis=1) < NAMED_AT)
+                     & ~np.isin(tokens, sorted(chain_tokens(qa, mention)))]
 
         def extend(path: list[int], unnamed: int) -> None:
             paths.append(list(path))
