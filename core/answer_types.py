@@ -261,8 +261,8 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
     roles reach it only counts for (names of films or companies say little of their kind).
     `reached`: the vector of what this hop reaches where the path is (`path_reach`)."""
     sem = semantics_for(kg)
-    code = role_codes(sem, [(rel_id, direction)])[0]
-    kind = sem.kinds[sem.code[rel_id]] if direction == "out" else "entity"
+    code = sem.code[rel_id] * 2 + (0 if direction == "out" else 1)
+    kind = sem.kinds[code >> 1] if direction == "out" else "entity"
     wh = qa.answer.wh
     if wh == "time":
         return 1.0 if kind == "year" else -1.0
@@ -270,24 +270,18 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
         return 1.0 if kind in ("number", "year") else -1.0
     if kind in ("year", "number") and wh in ("person", "place"):
         return -1.0
-    if wh in ("person", "place"):
-        return sem.relative_reach(concept_vector(kg, wh), code, reached)
-    if wh == "choice":
-        vec = sem.model.embed(" ".join(qa.answer.choices))
-        return sem.relative_reach(vec, code, reached)
+    if wh in ("person", "place", "choice"):
+        return sem.relative_reach(_asked_vector(qa, kg, sem), code, reached)
     if wh == "thing" and _asks_for_a_category(qa):
         # "what *sort of* movie is X": a category X has — one of few values many share (a
         # genre, a profession), reached forwards
-        return 1.0 if direction == "out" and sem.shared_values[sem.code[rel_id]] else -1.0
+        return 1.0 if direction == "out" and sem.shared_values[code >> 1] else -1.0
     if wh == "thing" and qa.answer.focus is not None:
         row = qa.focus_row
         if row is not None and qa.role_names[row, code] >= NAMES_RELATION \
                 and _names_arrival(qa, sem, code):
             return 1.0  # the noun names the relation that reaches the answer ("which league")
-        word = qa.words[qa.answer.focus]  # read with its singular, which names the kind
-        vec = sem.model.embed_words([word, singular(word)]).sum(axis=0)
-        vec /= max(norm(vec), 1e-9)
-        fit = sem.relative_reach(vec, code, reached)
+        fit = sem.relative_reach(_asked_vector(qa, kg, sem), code, reached)
         if not trusted_only:
             return fit
         if row is not None and qa.role_names[row, :-1].max() >= NAMES_RELATION \
@@ -296,6 +290,25 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
         return max(0.0, fit)  # ("which *nation*" names `nationality`, but `located in` from
         # a city reaches the same countries)
     return 0.0
+
+
+def _asked_vector(qa: QuestionAnalysis, kg: KnowledgeGraph, sem: RelationSemantics
+                  ) -> np.ndarray:  # fmt: skip
+    """The vector of the kind of answer a who / where / choice / type-noun question asks
+    for, compared with what roles reach (memoised per question: the planner asks for every
+    path's last hop)."""
+    if "asked-vector" not in qa._cache:
+        wh = qa.answer.wh
+        if wh in ("person", "place"):
+            vec = concept_vector(kg, wh)
+        elif wh == "choice":
+            vec = sem.model.embed(" ".join(qa.answer.choices))
+        else:  # the noun asked about, read with its singular, which names the kind
+            word = qa.words[qa.answer.focus]
+            vec = sem.model.embed_words([word, singular(word)]).sum(axis=0)
+            vec /= max(norm(vec), 1e-9)
+        qa._cache["asked-vector"] = vec
+    return qa._cache["asked-vector"]
 
 
 NAMES_RELATION = 0.6  # a type noun matching a relation this well names it ("director")

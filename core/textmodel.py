@@ -26,6 +26,7 @@ import numpy as np
 MODEL_DIR = Path(__file__).resolve().parent / "data" / "textmodel"
 _SPLIT = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 _MAX_WORD_CHARS = 100
+TEXT_CACHE = 20_000  # memoised text vectors (≈ 20 MB at most)
 
 
 class TextModel:
@@ -38,6 +39,7 @@ class TextModel:
         self._unk = self.vocab.get("[UNK]")
         self._word_cache: dict[str, tuple[np.ndarray, int]] = {}
         self._unit_cache: dict[str, np.ndarray] = {}
+        self._text_cache: dict[str, np.ndarray] = {}
 
     @classmethod
     def load(cls, directory: Path = MODEL_DIR) -> TextModel:
@@ -62,13 +64,22 @@ class TextModel:
 
     # -- texts ----------------------------------------------------------------------------
     def embed(self, text: str) -> np.ndarray:
-        """The unit vector of a text (zeros for a text without any known token)."""
-        total, count = np.zeros(self.dim, np.float32), 0
-        for word in text.split():
-            vec, n = self._word(word)
-            total = total + vec
-            count += n
-        return _unit(total / count) if count else total
+        """The unit vector of a text (zeros for a text without any known token). Memoised,
+        up to TEXT_CACHE texts: node labels recur from question to question (what a hop
+        reaches is read from its nodes' names)."""
+        vec = self._text_cache.get(text)
+        if vec is None:
+            total, count = np.zeros(self.dim, np.float32), 0
+            for word in text.split():
+                part, n = self._word(word)
+                total = total + part
+                count += n
+            vec = _unit(total / count) if count else total
+            vec.flags.writeable = False  # shared: a caller that changed it would change all
+            if len(self._text_cache) >= TEXT_CACHE:
+                self._text_cache.clear()
+            self._text_cache[text] = vec
+        return vec
 
     def embed_words(self, words: list[str]) -> np.ndarray:
         """Unit vectors of single words, one row each (the hot path: memoised per word)."""

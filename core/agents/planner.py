@@ -263,8 +263,8 @@ class Planner:
             plan = candidates[best[j]]
             plan.score = float(scores[j])
             plan.first_stage = bool(first_stage)
-            plan.features = {f: round(float(v), 4) for f, v in zip(FEATURES, x[best[j]],
-                                                                   strict=True)}  # fmt: skip
+            plan.features = {f: round(v, 4) for f, v in zip(FEATURES, x[best[j]].tolist(),
+                                                             strict=True)}  # fmt: skip
             if plan.exclude_topic and not qa.asks_for_others and \
                     not plan.features["uncued_shared_hops"]:  # fmt: skip
                 # the walk back has a word of its own ("the *spouse* of X's *husband*", "the
@@ -328,24 +328,33 @@ class Planner:
         weak = table[(table.max(axis=1) < NAMED_AT)
                      & ~np.isin(tokens, sorted(chain_tokens(qa, mention)))]
 
+        branches: dict[int, tuple[list[int], set[int]]] = {}
+
+        def unnamed_branches(last: int) -> tuple[list[int], set[int]]:
+            """The next steps from role `last`, and those tried though no word names them."""
+            if last not in branches:
+                nexts = follow.get(last, {})
+                # a relation the question never names is tried only among the most common
+                # next steps, so a KB with hundreds of relations does not explode the search
+                common = set(sorted(nexts, key=nexts.get, reverse=True)[:MAX_UNNAMED_BRANCH])
+                # ... and among those the question's words come nearest to, however rare
+                # ("where does X's partner *work*": few people have an `employer`)
+                common |= set(sorted(nexts, key=lambda c: -near[c])[:UNNAMED_BY_WORDS])
+                if len(weak):  # ... and the nearest of each word that names nothing well
+                    # ("what firms do the *parents* of X *work* for": "parents" comes nearer
+                    # to every family tie than "work" comes to anything)
+                    codes = np.fromiter(nexts, np.int64)
+                    common |= set(codes[weak[:, codes].argmax(axis=1)].tolist())
+                branches[last] = (sorted(nexts), common)
+            return branches[last]
+
         def extend(path: list[int], unnamed: int) -> None:
             paths.append(list(path))
             if len(path) == self.max_hops or len(paths) >= MAX_PATHS:
                 return
             on_path = {rel_ids[c >> 1] for c in path}
-            nexts = follow.get(path[-1], {})
-            # a relation the question never names is tried only among the most common next
-            # steps, so a KB with hundreds of relations does not explode the search
-            common = set(sorted(nexts, key=nexts.get, reverse=True)[:MAX_UNNAMED_BRANCH])
-            # ... and among those the question's words come nearest to, however rare ("where
-            # does X's partner *work*": few people have an `employer`)
-            common |= set(sorted(nexts, key=lambda c: -near[c])[:UNNAMED_BY_WORDS])
-            if len(weak):  # ... and the nearest of each word that names nothing well ("what
-                # firms do the *parents* of X *work* for": "parents" comes nearer to every
-                # family tie than "work" comes to anything)
-                codes = np.fromiter(nexts, np.int64)
-                common |= set(codes[weak[:, codes].argmax(axis=1)].tolist())
-            for code in sorted(nexts):
+            nexts, common = unnamed_branches(path[-1])
+            for code in nexts:
                 if len(path) >= 2 and back[path[-2], path[-1]] and back[path[-1], code]:
                     # r, r^-1, r (or over a stored inverse: `manufacturer`, then `product`
                     # and back): walking back and forth adds nothing
@@ -364,13 +373,17 @@ class Planner:
         plans = []
         for path in self._promising(qa, mention, anchor, paths):
             hops = [(rel_ids[c >> 1], "out" if c % 2 == 0 else "in") for c in path]
-            back = qa.asks_for_others or _walks_back(self.sem, hops)
+            # out and straight back over one relation (or its stored inverse): the topic is
+            # trivially reached again, so the question means other things ("films that share
+            # actors with X", "X's siblings" as parent → child)
+            walked_back = qa.asks_for_others or any(
+                back[a, b] for a, b in zip(path, path[1:], strict=False))
             filters = self._filters(qa, path[-1])
             for constraints, mentions, others in self._constraints(qa, mention, anchor,
                                                                    path[-1]):
                 plans.append(Plan(anchor, mention, hops, list(constraints), list(mentions),
                                   list(filters), [list(o) for o in others],
-                                  exclude_topic=back))  # fmt: skip
+                                  exclude_topic=walked_back))  # fmt: skip
         return plans
 
     def _promising(self, qa: QuestionAnalysis, mention: EntityMention, anchor: str,
@@ -436,12 +449,7 @@ class Planner:
             return qa._cache[key]
         reach = self.kg.index.follow.get(last, {})  # roles the answers can play
         named = self._named(qa, mention)
-        # ... of which those a word other than the noun asked about names by itself (the noun
-        # may describe what many relations reach: "which *companies*' boards do A and B sit
-        # on" names `board member`, not `chairperson`)
-        rows = [r for r in qa.word_rows(mention) if r != qa.focus_row]
-        by_name = qa.scores[rows].max(axis=0) if rows else np.zeros(len(self.sem.rel_ids))
-        said = {self.sem.rel_ids[r] for r in np.flatnonzero(by_name >= NAMED_AT)}
+        said = self._said_by_name(qa, mention)
         constraints, mentions, alternatives = [], [], []
         for other in _distinct_mentions(qa.entities, 6):
             if other.overlaps(mention) or any(other.overlaps(m) for m in mentions):
@@ -485,6 +493,18 @@ class Planner:
             out.append(((*constraints, shared), (*mentions, mention), (*alternatives, ())))
         qa._cache[key] = out
         return out
+
+    def _said_by_name(self, qa: QuestionAnalysis, mention: EntityMention) -> set[str]:
+        """The relations a word outside the mention, other than the noun asked about, names
+        by itself (the noun may describe what many relations reach: "which *companies*'
+        boards do A and B sit on" names `board member`, not `chairperson`). Memoised."""
+        key = ("said", mention.start, mention.end)
+        if key not in qa._cache:
+            focus_row = qa.focus_row
+            rows = [r for r in qa.word_rows(mention) if r != focus_row]
+            by_name = qa.scores[rows].max(axis=0) if rows else np.zeros(len(self.sem.rel_ids))
+            qa._cache[key] = {self.sem.rel_ids[r] for r in np.flatnonzero(by_name >= NAMED_AT)}
+        return qa._cache[key]
 
     def _shared_values(self, qa: QuestionAnalysis, mention: EntityMention, anchor: str,
                        last: int) -> list[tuple[str, str, str]]:  # fmt: skip
@@ -700,7 +720,10 @@ class Planner:
             types[by_value, ANSWER_KINDS.index(qa.answer.wh)] = 1.0
         for j, kind in enumerate(ANSWER_KINDS):
             columns[f"type_{kind}"] = types[:, j]
-        return np.column_stack([np.broadcast_to(columns[f], (n,)) for f in FEATURES])
+        x = np.empty((n, len(FEATURES)))
+        for j, f in enumerate(FEATURES):
+            x[:, j] = columns[f]
+        return x
 
     def _foreign_peers(self, qa: QuestionAnalysis, anchor: str, last: np.ndarray) -> np.ndarray:
         """1 for plans of a question asking for the topic's peers whose last hop cannot arrive
@@ -973,16 +996,6 @@ def rank_order(scores: np.ndarray, coverage: np.ndarray, hops: np.ndarray,
     close = (scores >= scores.max() - COVERAGE_MARGIN) & ~unmarked
     first = np.where(close, coverage, -np.inf)
     return np.lexsort((hops, -scores, -first))
-
-
-def _walks_back(sem, hops: list[Hop]) -> bool:
-    """Does the path walk out and straight back over one relation (or its stored inverse)?
-    Then the topic is trivially reached again and the question means other things ("films
-    that share actors with X", "X's siblings" as parent → child)."""
-    return any(
-        sem.same_relation((a[0], "in" if a[1] == "out" else "out"), b)
-        for a, b in zip(hops, hops[1:], strict=False)
-    )
 
 
 def rule_prior(scores: list[float]) -> list[float]:

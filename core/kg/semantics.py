@@ -329,11 +329,11 @@ class RelationSemantics:
             reached = kg.edges_from(sample, rel, "out", limit=2)
             texts += [kg.label(c) for found in reached.values() for c in found]
         texts = [t for t in texts if t]
-        has = [self.label_vecs[self.code[r]] for n in sample for r, d in kg.roles(n) if d == "out"]
+        roles = [c for n in sample for c in index.roles.get(n, ())]
+        has = self.label_vecs[[c >> 1 for c in roles if c % 2 == 0]]
         # and the names of what points at them: a relation often names its object's kind
         # ("plays for *club*", "birth *city*")
-        named_by = [self.label_vecs[self.code[r]] for n in sample for r, d in kg.roles(n)
-                    if d == "in"]  # fmt: skip
+        named_by = self.label_vecs[[c >> 1 for c in roles if c % 2 == 1]]
         vec = np.zeros(self.model.dim, np.float32)
         parts = (self.model.embed_many(texts) if texts else [], has, named_by)
         for part in parts:
