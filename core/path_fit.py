@@ -531,11 +531,12 @@ def path_reach(sem: RelationSemantics, anchor: str, paths: np.ndarray
 
 
 def reached_vector(kg: KnowledgeGraph, anchor: str, hops: list[tuple[str, str]]) -> np.ndarray:
-    """What the last hop of a path from `anchor` reaches (see `path_reach`)."""
+    """What the last hop of a path from `anchor` reaches (`path_reach`'s vector for it)."""
     sem = semantics_for(kg)
-    paths = np.array([role_codes(sem, hops)], dtype=np.int64)
-    vecs, index = path_reach(sem, anchor, paths)
-    return vecs[index[0, len(hops) - 1]]
+    codes = role_codes(sem, hops)
+    if len(codes) == 1:
+        return sem.reach_from(anchor, codes[0])
+    return sem.reach_after(codes[-2], codes[-1])
 
 
 def explain(qa: QuestionAnalysis, hops: list[tuple[str, str]], used=(), extra_rels=(),

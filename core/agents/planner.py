@@ -528,7 +528,10 @@ class Planner:
                 continue  # the path's own last relation, or one the answers cannot have
             rel = self.sem.rel_ids[code >> 1]
             direction = "out" if code % 2 == 0 else "in"
-            values = self.kg.edges(anchor, rel, direction, limit=2)
+            key = ("two-values", anchor, code)
+            if key not in qa._cache:
+                qa._cache[key] = self.kg.edges(anchor, rel, direction, limit=2)
+            values = qa._cache[key]
             if len(values) == 1:
                 out.append((values[0], rel, direction))
         return out
