@@ -53,7 +53,7 @@ def dev_sets() -> list[DevSet]:
         DevSet(n, DATA / n / f, n, DATA / n / "questions.tsv", DATA / n / "questions_heldout.tsv",
                DATA / n / "questions_probe.tsv")
         for n, f in (("family", "kb.tsv"), ("football", "kb.tsv"), ("business", "kb.nt"),
-                     ("music", "kb.tsv"))
+                     ("music", "kb.tsv"), ("science", "kb.tsv"))
     ]
     for hop in (1, 2, 3):
         sets.append(

@@ -871,7 +871,40 @@ def _variant_ids(kg: KnowledgeGraph, text: str) -> list[str]:
             ids = kg.exact(stem) or kg.exact(stem + "y") or kg.exact(stem + "a")
             if ids:
                 return ids
+    head, _, last = word.rpartition(" ")
+    sem = semantics_for(kg)
+    for form in practised(last):  # "plasma physicists" -> "plasma physics"
+        # (not a class: "*journal*ists" are no journals)
+        ids = [n for n in kg.exact(f"{head} {form}" if head else form) if not sem.class_node(n)]
+        if ids:
+            return ids
     return []
+
+
+def practised(noun: str) -> list[str]:
+    """What a practitioner noun names the practice or instrument of, by English derivation:
+    "physicists" -> physics, "geologist" -> geology, "chemist" -> chemistry, "guitarists" ->
+    guitar, "pianist" -> piano, "mathematician" -> mathematics, "historian" -> history,
+    "crystallographers" -> crystallography, "astronomer" -> astronomy, "number *theorist*" ->
+    theory. Candidates only: a KB label decides which (if any) is meant."""
+    word = next(iter(_singulars(noun)), noun) if noun.endswith("s") else noun
+    out: list[str] = []
+    for suffix, ends in _PRACTICE_SUFFIXES:
+        stem = word[: -len(suffix)]
+        if word.endswith(suffix) and len(stem) >= 3:
+            out += [stem + end for end in ends]
+    if word.endswith("ist") and len(word) > 5:
+        out += [word + "ry", word + "ics"]  # "chemist" -> chemistry, "linguist" -> linguistics
+    return [f for f in dict.fromkeys(out) if f != word]
+
+
+_PRACTICE_SUFFIXES = (
+    ("ist", ("s", "y", "ics", "o", "ism", "")),  # physic-s, geolog-y, pian-o, guitar
+    ("ian", ("s", "y", "")),  # mathematic-s, histor-y, music
+    ("grapher", ("graphy",)),  # crystallographer, oceanographer, photographer
+    ("nomer", ("nomy",)),  # astronomer
+    ("logian", ("logy",)),  # theologian
+)
 
 
 _ADJ_ENDINGS_BY_LEN = {

@@ -3287,3 +3287,53 @@ def test_a_last_hop_the_kb_lacks_is_read_the_next_way_its_word_names(tmp_path: P
     engine = _imported(tmp_path, "couples", rows)
     assert engine.ask("Ann Lee's husband's job", kb="couples").answer_labels == ["doctor"]
     assert engine.ask("Cara Diaz's husband's job", kb="couples").answer_labels == ["Acme Steel"]
+
+
+FIELDS = """\
+Ida Berg\tfield_of_work\tplasma physics
+Ida Berg\tcountry_of_citizenship\tNorway
+Ola Dahl\tfield_of_work\tgeology
+Ola Dahl\tcountry_of_citizenship\tNorway
+Kim Vos\tfield_of_work\tgeology
+Kim Vos\tcountry_of_citizenship\tNetherlands
+Lea Mol\tfield_of_work\tchemistry
+Lea Mol\tcountry_of_citizenship\tNetherlands
+Lea Mol\tinstrument\tpiano
+Ida Berg\tauthor_of\tOn Sediments
+On Sediments\tpublished_in\tRock Letters
+Rock Letters\tinstance_of\tjournal
+On Sediments\tinstance_of\tpaper
+""" + "".join(f"{n}\tinstance_of\tscientist\n" for n in ("Ida Berg", "Ola Dahl", "Kim Vos",
+                                                        "Lea Mol")) + \
+    "".join(f"{n}\tinstance_of\tfield\n" for n in ("plasma physics", "geology", "chemistry")) + \
+    "Norway\tinstance_of\tcountry\nNetherlands\tinstance_of\tcountry\n"
+
+
+@pytest.mark.parametrize(
+    ("noun", "label"),
+    [("geologists", "geology"), ("plasma physicists", "plasma physics"),
+     ("chemist", "chemistry"), ("pianists", "piano")],
+)
+def test_a_practitioner_noun_links_the_practice_the_kb_names(tmp_path: Path, noun: str,
+                                                               label: str) -> None:  # fmt: skip
+    kb = tmp_path / "kb.tsv"
+    kb.write_text(FIELDS, encoding="utf-8")
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="fields")
+    kg = Engine(workspace).kg("fields")
+    qa = analyse(f"which {noun} are from Norway", kg)
+    linked = {m.text: kg.label(m.ids[0]) for m in qa.entities}
+    assert linked.get(noun) == label
+
+
+def test_a_practitioner_noun_is_no_class_and_answers_by_its_field(tmp_path: Path) -> None:
+    kb = tmp_path / "kb.tsv"
+    kb.write_text(FIELDS, encoding="utf-8")
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="fields")
+    engine = Engine(workspace)
+    # "journalists" are no journals (a class the KB has)
+    assert not any(m.text == "journalists"
+                   for m in analyse("which journalists are Dutch", engine.kg("fields")).entities)
+    asked = "which geologists are citizens of the Netherlands"
+    assert engine.ask(asked, kb="fields").answer_labels == ["Kim Vos"]
