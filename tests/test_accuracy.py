@@ -43,7 +43,8 @@ DEVSETS = Path(__file__).resolve().parents[1] / "benchmarks" / "data"
 # floors a few points under what `benchmarks/devsets.py --split heldout` measures (README),
 # so a change that loses ground on KBs the engine was not written for fails here
 HELDOUT_FLOOR = {"family": 0.58, "football": 0.42, "business": 0.52,
-                 "music": 0.62}  # (music: 0.68 on this slice at its item 102, 0.60 before)
+                 "music": 0.62,  # (music: 0.68 on this slice at its item 102, 0.60 before)
+                 "science": 0.66}  # (0.73 on this slice when it was added, 2026-12-06)
 HELDOUT_SLICE = 150
 
 
@@ -53,7 +54,7 @@ def dev_engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
 
     workspace = Workspace(tmp_path_factory.mktemp("dev-kbs") / "home")
     for name, kb in (("family", "kb.tsv"), ("football", "kb.tsv"), ("business", "kb.nt"),
-                     ("music", "kb.tsv")):
+                     ("music", "kb.tsv"), ("science", "kb.tsv")):
         workspace.import_file(DEVSETS / name / kb, name=name)
     return Engine(workspace)
 
