@@ -1611,6 +1611,13 @@ def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
             if owner is not None or lexical[row, c] > 0:
                 by_role[row, 2 * c + 1] = max(by_role[row, 2 * c + 1], scores[row, c])
     _walk_backwards(by_role, owned, scores, sem)
+    # a relation with no stored inverse, a noun after "whose" names backwards only ("whose
+    # *doctoral advisor* is Y": walked back from Y, not on to Y's own advisor) — "their" and
+    # "its" may be the topic's ("where do X play *their* home games")
+    whose = [row for row in owned if _answers_own(qa.words, rows[row]) == "whose"]
+    one_way = [2 * sem.code[rel] for rel in sem.rel_ids if rel not in sem.inverse]
+    if whose and one_way:
+        by_role[np.ix_(whose, one_way)] = np.minimum(by_role[np.ix_(whose, one_way)], 0.0)
     return owned
 
 

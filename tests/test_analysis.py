@@ -3337,3 +3337,30 @@ def test_a_practitioner_noun_is_no_class_and_answers_by_its_field(tmp_path: Path
                    for m in analyse("which journalists are Dutch", engine.kg("fields")).entities)
     asked = "which geologists are citizens of the Netherlands"
     assert engine.ask(asked, kb="fields").answer_labels == ["Kim Vos"]
+
+
+ADVISORS = """\
+Ana Lind\tdoctoral_advisor\tBo Sten
+Bo Sten\tdoctoral_advisor\tCy Holm
+Di Vik\tdoctoral_advisor\tBo Sten
+Ana Lind\temployer\tUppsala University
+Bo Sten\temployer\tLund University
+Cy Holm\temployer\tLund University
+Di Vik\temployer\tUppsala University
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [("whose doctoral advisor is Bo Sten?", {"Ana Lind", "Di Vik"}),
+     ("Whose doctoral advisor is Ana Lind's advisor?", {"Ana Lind", "Di Vik"}),
+     ("who is Bo Sten's doctoral advisor", {"Cy Holm"})],
+)
+def test_whose_walks_a_relation_without_an_inverse_backwards(
+    tmp_path: Path, question: str, expected: set[str]
+) -> None:
+    kb = tmp_path / "kb.tsv"
+    kb.write_text(ADVISORS, encoding="utf-8")
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="advisors")
+    assert set(Engine(workspace).ask(question, kb="advisors").answer_labels) == expected
