@@ -1322,6 +1322,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
             # names `located in` more than any other)
             scores[row] = np.where(scores[row] >= FOCUS_SYNONYM, scores[row], -1.0)
     _dictionary_senses(qa, rows, sem, lexicon, scores)
+    _unasked_heads(qa, row_words, sem, lexical, scores)
     scores = np.maximum(scores, lexical)
     qa.scores = scores
     if rows and sem.rel_ids:
@@ -1568,6 +1569,40 @@ def _whole_names(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
                 lexical[at[i], r] = 1.0
                 named.add(at[i])
     return named
+
+
+def _unasked_heads(qa: QuestionAnalysis, row_words: list[str], sem: RelationSemantics,
+                   lexical: np.ndarray, scores: np.ndarray) -> None:  # fmt: skip
+    """ "*Where* does X *work*": a word that names an "H of C" relation only by its form in C
+    ("field of *work*") names it no more than it is like H, where the question asks for a
+    place, a time or a number that H is not ("field" is no place) and no word says H. An
+    asked head keeps it: "*where* was X born" is the *place* of birth, "*when*" the *year*."""
+    concept = _ASKED_KINDS.get(qa.answer.wh)
+    if concept is None or not row_words:
+        return
+    asked = sem.model.embed(concept)
+    said = set().union(*(word_forms(w) for w in row_words))
+    for r, rel in enumerate(sem.rel_ids):
+        words = label_tokens(sem.kg.label(rel))
+        if "of" not in words[1:-1]:
+            continue
+        k = words.index("of", 1)
+        head = [w for w in words[:k] if w not in STOPWORDS]
+        forms = set().union(*(word_forms(w) for w in words[k + 1 :] if w not in STOPWORDS))
+        if not head or not forms or said & set().union(*(word_forms(w) for w in head)):
+            continue
+        head_vec = sem.model.embed(" ".join(head))
+        if float(head_vec @ asked) >= HEAD_ASKED:
+            continue
+        for row, word in enumerate(row_words):
+            if lexical[row, r] > 0 and word_forms(word) & forms:
+                lexical[row, r] = -1.0
+                scores[row, r] = min(scores[row, r], float(sem.model.embed(word) @ head_vec))
+
+
+# what a where / when / how-many question asks for, to compare a relation's head noun with
+_ASKED_KINDS = {"place": PLACE_WORDS, "time": "time date year", "number": "number amount count"}
+HEAD_ASKED = 0.35  # a head noun this like the kind asked for is asked ("place", "year")
 
 
 def whole_names(words: list[str], sem: RelationSemantics, end: int | None = None

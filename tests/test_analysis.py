@@ -3364,3 +3364,35 @@ def test_whose_walks_a_relation_without_an_inverse_backwards(
     workspace = Workspace(tmp_path / "home")
     workspace.import_file(kb, name="advisors")
     assert set(Engine(workspace).ask(question, kb="advisors").answer_labels) == expected
+
+
+WORK = """\
+Ana Lind\tfield_of_work\tgeology
+Ana Lind\temployer\tLund University
+Ana Lind\tplace_of_birth\tParis
+Ana Lind\tyear_of_birth\t1970
+Bo Sten\tfield_of_work\tchemistry
+Bo Sten\temployer\tUppsala University
+Bo Sten\tplace_of_birth\tLyon
+Bo Sten\tyear_of_birth\t1962
+Lund University\tlocated_in\tLund
+Uppsala University\tlocated_in\tUppsala
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [("where does Ana Lind work?", "Lund University"),
+     ("what field does Ana Lind work in", "geology"),
+     ("where was Ana Lind born", "Paris"),
+     ("when was Ana Lind born", "1970")],
+)
+def test_a_word_naming_only_the_complement_of_an_unasked_head_names_little(
+    tmp_path: Path, question: str, expected: str
+) -> None:
+    """ "field of *work*" is no place: "where does X work" asks for the employer."""
+    kb = tmp_path / "kb.tsv"
+    kb.write_text(WORK, encoding="utf-8")
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="work")
+    assert Engine(workspace).ask(question, kb="work").answer_labels == [expected]
