@@ -307,8 +307,10 @@ class Lexicon:
                                        for name in (rel.label, *rel.aliases)]  # fmt: skip
             for name in (rel.label, *rel.aliases):  # (its initials: `_acronym`)
                 words = label_tokens(name.replace(".", " "))
-                for part in {tuple(words), tuple(w for w in words if w not in STOPWORDS)}:
-                    if len(part) >= 3:
+                content = tuple(w for w in words if w not in STOPWORDS)
+                for part in {tuple(words), content}:
+                    # (two letters from content words only: "PI" is no "published in")
+                    if len(part) >= 3 or (len(part) == 2 and part == content):
                         self.acronyms["".join(w[0] for w in part)].add(rel.id)
         self.heads = frozenset(heads)  # the (singular) head nouns of the KB's labels
         # per relation, the WordNet senses of its label words (core.lexnet): what a question
@@ -1410,7 +1412,7 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, row_words: list[str], sem: Relation
 def _acronym(token: str) -> str:
     """The letters of a token written as an acronym ("CEO", "CEOs"), lower-cased; else ""."""
     letters = token[:-1] if token.endswith("s") else token
-    return letters.casefold() if len(letters) >= 3 and letters.isalpha() and letters.isupper() \
+    return letters.casefold() if len(letters) >= 2 and letters.isalpha() and letters.isupper() \
         else ""  # fmt: skip
 
 

@@ -3396,3 +3396,21 @@ def test_a_word_naming_only_the_complement_of_an_unasked_head_names_little(
     workspace = Workspace(tmp_path / "home")
     workspace.import_file(kb, name="work")
     assert Engine(workspace).ask(question, kb="work").answer_labels == [expected]
+
+
+def test_a_two_letter_acronym_names_a_two_word_relation(tmp_path: Path) -> None:
+    """ "PI" is the principal investigator (its content words' initials), not "published in"."""
+    kb = tmp_path / "kb.tsv"
+    kb.write_text("ORBIT\tprincipal_investigator\tAna Lind\nOn Rocks\tpublished_in\tRock Letters\n"
+                  "Ana Lind\tauthor_of\tOn Rocks\nORBIT\tfunded_by\tSten Trust\n",
+                  encoding="utf-8")  # fmt: skip
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="pi")
+    engine = Engine(workspace)
+    kg = engine.kg("pi")
+    qa = analyse("who is ORBIT's PI?", kg)
+    row = [qa.words[t] for t in qa.word_tokens].index("pi")
+    named = {kg.label(r) for r, c in zip(qa.semantics.rel_ids, qa.lexical[row], strict=True)
+             if c > 0}  # fmt: skip
+    assert named == {"principal investigator"}
+    assert engine.ask("who is ORBIT's PI?", kb="pi").answer_labels == ["Ana Lind"]
