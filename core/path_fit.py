@@ -206,6 +206,12 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     if extra is not None and extra.size:
         by_name = qa.named[rows]  # (w, R + 1)
         got = np.maximum(got, by_name[:, extra].max(axis=2))
+        if focus_row is not None:  # the noun asked about, said of the answers by a
+            # constraint's relation, by its name or what it reaches ("Wexley Medal *winners*
+            # educated at T": those who received that award)
+            said = qa.explains[rows[focus_row]]
+            per_rel = np.append(np.maximum(said[0:-1:2], said[1:-1:2]), -np.inf)
+            got[focus_row] = np.maximum(got[focus_row], per_rel[extra].max(axis=1))
     if anchor_kind is not None:  # "the *film* X": words that say what the topic is
         kind = anchor_kind[rows]
         if focus_row is not None:

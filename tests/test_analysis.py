@@ -3414,3 +3414,28 @@ def test_a_two_letter_acronym_names_a_two_word_relation(tmp_path: Path) -> None:
              if c > 0}  # fmt: skip
     assert named == {"principal investigator"}
     assert engine.ask("who is ORBIT's PI?", kb="pi").answer_labels == ["Ana Lind"]
+
+
+AWARDS = """\
+Ana Lind\taward_received\tWexley Medal
+Bo Sten\taward_received\tWexley Medal
+Cy Holm\taward_received\tTavener Prize
+Ana Lind\teducated_at\tThistlewick College
+Cy Holm\teducated_at\tThistlewick College
+Di Vik\teducated_at\tThistlewick College
+Bo Sten\teducated_at\tRudmoor College
+Ana Lind\taward_received\tTavener Prize
+"""
+
+
+def test_the_noun_asked_about_is_said_by_a_constraint_s_relation(tmp_path: Path) -> None:
+    """ "Wexley Medal *winners* educated at T": the winners are the answers, not their awards
+    (the constraint's relation explains the noun; the loop stops there)."""
+    kb = tmp_path / "kb.tsv"
+    kb.write_text(AWARDS, encoding="utf-8")
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="awards")
+    trace = Engine(workspace).ask("Wexley Medal winners educated at Thistlewick College?",
+                                  kb="awards")  # fmt: skip
+    assert trace.answer_labels == ["Ana Lind"]
+    assert trace.steps[-1].reward >= 0.8  # "winners" explained: the judge is satisfied
