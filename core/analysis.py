@@ -874,10 +874,11 @@ def _variant_ids(kg: KnowledgeGraph, text: str) -> list[str]:
             if ids:
                 return ids
     head, _, last = word.rpartition(" ")
-    sem = semantics_for(kg)
     for form in practised(last):  # "plasma physicists" -> "plasma physics"
-        # (not a class: "*journal*ists" are no journals)
-        ids = [n for n in kg.exact(f"{head} {form}" if head else form) if not sem.class_node(n)]
+        ids = kg.exact(f"{head} {form}" if head else form)
+        if ids:  # (not a class: "*journal*ists" are no journals)
+            sem = semantics_for(kg)
+            ids = [n for n in ids if not sem.class_node(n)]
         if ids:
             return ids
     return []
@@ -1584,22 +1585,33 @@ def _unasked_heads(qa: QuestionAnalysis, row_words: list[str], sem: RelationSema
         return
     asked = sem.model.embed(concept)
     said = set().union(*(word_forms(w) for w in row_words))
-    for r, rel in enumerate(sem.rel_ids):
-        words = label_tokens(sem.kg.label(rel))
-        if "of" not in words[1:-1]:
-            continue
-        k = words.index("of", 1)
-        head = [w for w in words[:k] if w not in STOPWORDS]
-        forms = set().union(*(word_forms(w) for w in words[k + 1 :] if w not in STOPWORDS))
-        if not head or not forms or said & set().union(*(word_forms(w) for w in head)):
-            continue
-        head_vec = sem.model.embed(" ".join(head))
-        if float(head_vec @ asked) >= HEAD_ASKED:
+    for r, head_vec, head_forms, forms in _of_labels(sem):
+        if said & head_forms or float(head_vec @ asked) >= HEAD_ASKED:
             continue
         for row, word in enumerate(row_words):
             if lexical[row, r] > 0 and word_forms(word) & forms:
                 lexical[row, r] = -1.0
                 scores[row, r] = min(scores[row, r], float(sem.model.embed(word) @ head_vec))
+
+
+def _of_labels(sem: RelationSemantics) -> list[tuple[int, np.ndarray, frozenset, frozenset]]:
+    """Per relation labelled "H of C" ("field of work"): its index, H's vector, H's and C's
+    word forms (memoised per KB)."""
+    if "_of_labels" not in sem.__dict__:
+        out = []
+        for r, rel in enumerate(sem.rel_ids):
+            words = label_tokens(sem.kg.label(rel))
+            if "of" not in words[1:-1]:
+                continue
+            k = words.index("of", 1)
+            head = [w for w in words[:k] if w not in STOPWORDS]
+            forms = frozenset().union(*(word_forms(w) for w in words[k + 1 :]
+                                        if w not in STOPWORDS))  # fmt: skip
+            if head and forms:
+                out.append((r, sem.model.embed(" ".join(head)),
+                            frozenset().union(*(word_forms(w) for w in head)), forms))
+        sem.__dict__["_of_labels"] = out
+    return sem.__dict__["_of_labels"]
 
 
 # what a where / when / how-many question asks for, to compare a relation's head noun with
