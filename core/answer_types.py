@@ -133,8 +133,8 @@ def attribute_agreement(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: li
     return out
 
 
-def class_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str]
-                ) -> tuple[str, str] | None:  # fmt: skip
+def class_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str],
+                side_relations: list[str] = ()) -> tuple[str, str] | None:  # fmt: skip
     """(class relation, class node) the noun asked about names where none of the candidates
     is of that class: "what *nationality* is X's lead singer" reads like the class `country`
     far more than like `musician`, the class of the singer the walk reached — the walk has
@@ -145,6 +145,8 @@ def class_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str]
     focus = qa.answer.focus
     if qa.answer.wh != "thing" or focus is None or not sem.class_relations or not candidates:
         return None
+    if said_by(qa, sem, side_relations):
+        return None  # "the T *alumni* who won P": educated at T, whatever class it reads like
     after = qa.words[focus + 1] if focus + 1 < len(qa.words) else ""
     if (after and (after not in STOPWORDS or after in ("and", "or"))) \
             or said_of_a_name(qa, focus):  # fmt: skip
@@ -158,6 +160,21 @@ def class_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str]
         bare = all(sem.bare_value(n) for n in sample)
         qa._cache[key] = None if bare else _class_asked(qa, kg, sample)
     return qa._cache[key]
+
+
+def said_by(qa: QuestionAnalysis, sem: RelationSemantics, relations: list[str]) -> bool:
+    """Is the noun asked about said of the answers by one of these relations (a constraint's
+    on the walk) — read as well by it, by its name or what it reaches, as by any relation
+    ("the Thistlewick College *alumni*": `educated at`)?"""
+    row = qa.focus_row
+    if row is None or not relations:
+        return False
+    said = qa.explains[row]
+    return any(max(said[2 * sem.code[r]], said[2 * sem.code[r] + 1]) >= qa.best[row] - SAID_SLACK
+               for r in relations if r in sem.code)  # fmt: skip
+
+
+SAID_SLACK = 0.02  # see said_by
 
 
 def _class_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, sample: list[str]

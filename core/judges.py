@@ -48,7 +48,7 @@ class RuleJudge:
         rel, direction = hops[-1] if reading.hops else (state.arrival or hops[-1])
         kind = answer_fit(qa, self.kg, rel, direction, trusted_only=True,
                           reached=reached_vector(self.kg, start, hops))  # fmt: skip
-        if class_asked(qa, self.kg, list(state.frontier)) is not None:
+        if class_asked(qa, self.kg, list(state.frontier), side_rels) is not None:
             kind = -1.0  # "what *nationality* is X's singer": a musician is no country
         unused = _names_not_on_path(used, chain)
         pending = max(reading.pending, len(unused))

@@ -3439,3 +3439,32 @@ def test_the_noun_asked_about_is_said_by_a_constraint_s_relation(tmp_path: Path)
                                   kb="awards")  # fmt: skip
     assert trace.answer_labels == ["Ana Lind"]
     assert trace.steps[-1].reward >= 0.8  # "winners" explained: the judge is satisfied
+
+
+ALUMNI = AWARDS + """\
+Eva Berg\taward_received\tWexley Medal
+Eva Berg\temployer\tThistlewick College
+Eva Berg\teducated_at\tRudmoor College
+Bo Sten\temployer\tThistlewick College
+Di Vik\temployer\tRudmoor College
+Ana Lind\temployer\tRudmoor College
+Thistlewick College\tlocated_in\tLund
+Rudmoor College\tlocated_in\tUppsala
+""" + "".join(f"{n}\tinstance_of\tscientist\n" for n in ("Ana Lind", "Bo Sten", "Cy Holm",
+                                                          "Di Vik", "Eva Berg")) + \
+    "Thistlewick College\tinstance_of\tuniversity\nRudmoor College\tinstance_of\tuniversity\n"
+
+
+def test_a_relational_noun_asked_about_is_said_by_the_constraint_not_a_class(
+    tmp_path: Path,
+) -> None:
+    """ "the Thistlewick College *alumni* who won P": the noun reads like `educated at` (so the
+    college constrains by it, not by `employer`) and like the class university — but it is
+    said of the answers by that relation: no walk on to their universities."""
+    kb = tmp_path / "kb.tsv"
+    kb.write_text(ALUMNI, encoding="utf-8")
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name="alumni")
+    trace = Engine(workspace).ask("Name the Thistlewick College alumni who won the Wexley Medal",
+                                  kb="alumni")  # fmt: skip
+    assert trace.answer_labels == ["Ana Lind"]

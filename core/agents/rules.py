@@ -88,7 +88,8 @@ class RuleAgent:
             return self._keep(run, self._part_action(state, plan, run.part_i))
         # "what *nationality* is X's lead singer": the singer is no country; walk on where a
         # ranked plan does and arrives at the class the noun asked about names
-        asked = class_asked(run.analysis, self.kg, list(state.frontier))
+        asked = class_asked(run.analysis, self.kg, list(state.frontier),
+                            [r for _, r, _ in plan.constraints])  # fmt: skip
         on = self._walk_on_to_class(
             state, *asked, "the answers are not of the class asked for") if asked else None
         if on is not None:
