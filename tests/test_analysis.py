@@ -3289,6 +3289,15 @@ def test_a_last_hop_the_kb_lacks_is_read_the_next_way_its_word_names(tmp_path: P
     assert engine.ask("Cara Diaz's husband's job", kb="couples").answer_labels == ["Acme Steel"]
 
 
+def tiny_engine(tmp_path: Path, triples: str, name: str) -> Engine:
+    """A workspace holding one small KB written in the test (TSV triples), imported as `name`."""
+    kb = tmp_path / "kb.tsv"
+    kb.write_text(triples, encoding="utf-8")
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(kb, name=name)
+    return Engine(workspace)
+
+
 FIELDS = """\
 Ida Berg\tfield_of_work\tplasma physics
 Ida Berg\tcountry_of_citizenship\tNorway
@@ -3316,22 +3325,15 @@ On Sediments\tinstance_of\tpaper
 )
 def test_a_practitioner_noun_links_the_practice_the_kb_names(tmp_path: Path, noun: str,
                                                                label: str) -> None:  # fmt: skip
-    kb = tmp_path / "kb.tsv"
-    kb.write_text(FIELDS, encoding="utf-8")
-    workspace = Workspace(tmp_path / "home")
-    workspace.import_file(kb, name="fields")
-    kg = Engine(workspace).kg("fields")
+    engine = tiny_engine(tmp_path, FIELDS, "fields")
+    kg = engine.kg("fields")
     qa = analyse(f"which {noun} are from Norway", kg)
     linked = {m.text: kg.label(m.ids[0]) for m in qa.entities}
     assert linked.get(noun) == label
 
 
 def test_a_practitioner_noun_is_no_class_and_answers_by_its_field(tmp_path: Path) -> None:
-    kb = tmp_path / "kb.tsv"
-    kb.write_text(FIELDS, encoding="utf-8")
-    workspace = Workspace(tmp_path / "home")
-    workspace.import_file(kb, name="fields")
-    engine = Engine(workspace)
+    engine = tiny_engine(tmp_path, FIELDS, "fields")
     # "journalists" are no journals (a class the KB has)
     assert not any(m.text == "journalists"
                    for m in analyse("which journalists are Dutch", engine.kg("fields")).entities)
@@ -3359,11 +3361,8 @@ Di Vik\temployer\tUppsala University
 def test_whose_walks_a_relation_without_an_inverse_backwards(
     tmp_path: Path, question: str, expected: set[str]
 ) -> None:
-    kb = tmp_path / "kb.tsv"
-    kb.write_text(ADVISORS, encoding="utf-8")
-    workspace = Workspace(tmp_path / "home")
-    workspace.import_file(kb, name="advisors")
-    assert set(Engine(workspace).ask(question, kb="advisors").answer_labels) == expected
+    engine = tiny_engine(tmp_path, ADVISORS, "advisors")
+    assert set(engine.ask(question, kb="advisors").answer_labels) == expected
 
 
 WORK = """\
@@ -3391,22 +3390,15 @@ def test_a_word_naming_only_the_complement_of_an_unasked_head_names_little(
     tmp_path: Path, question: str, expected: str
 ) -> None:
     """ "field of *work*" is no place: "where does X work" asks for the employer."""
-    kb = tmp_path / "kb.tsv"
-    kb.write_text(WORK, encoding="utf-8")
-    workspace = Workspace(tmp_path / "home")
-    workspace.import_file(kb, name="work")
-    assert Engine(workspace).ask(question, kb="work").answer_labels == [expected]
+    engine = tiny_engine(tmp_path, WORK, "work")
+    assert engine.ask(question, kb="work").answer_labels == [expected]
 
 
 def test_a_two_letter_acronym_names_a_two_word_relation(tmp_path: Path) -> None:
     """ "PI" is the principal investigator (its content words' initials), not "published in"."""
-    kb = tmp_path / "kb.tsv"
-    kb.write_text("ORBIT\tprincipal_investigator\tAna Lind\nOn Rocks\tpublished_in\tRock Letters\n"
-                  "Ana Lind\tauthor_of\tOn Rocks\nORBIT\tfunded_by\tSten Trust\n",
-                  encoding="utf-8")  # fmt: skip
-    workspace = Workspace(tmp_path / "home")
-    workspace.import_file(kb, name="pi")
-    engine = Engine(workspace)
+    engine = tiny_engine(tmp_path, "ORBIT\tprincipal_investigator\tAna Lind\n"
+                         "On Rocks\tpublished_in\tRock Letters\nAna Lind\tauthor_of\tOn Rocks\n"
+                         "ORBIT\tfunded_by\tSten Trust\n", "pi")  # fmt: skip
     kg = engine.kg("pi")
     qa = analyse("who is ORBIT's PI?", kg)
     row = [qa.words[t] for t in qa.word_tokens].index("pi")
@@ -3431,11 +3423,8 @@ Ana Lind\taward_received\tTavener Prize
 def test_the_noun_asked_about_is_said_by_a_constraint_s_relation(tmp_path: Path) -> None:
     """ "Wexley Medal *winners* educated at T": the winners are the answers, not their awards
     (the constraint's relation explains the noun; the loop stops there)."""
-    kb = tmp_path / "kb.tsv"
-    kb.write_text(AWARDS, encoding="utf-8")
-    workspace = Workspace(tmp_path / "home")
-    workspace.import_file(kb, name="awards")
-    trace = Engine(workspace).ask("Wexley Medal winners educated at Thistlewick College?",
+    engine = tiny_engine(tmp_path, AWARDS, "awards")
+    trace = engine.ask("Wexley Medal winners educated at Thistlewick College?",
                                   kb="awards")  # fmt: skip
     assert trace.answer_labels == ["Ana Lind"]
     assert trace.steps[-1].reward >= 0.8  # "winners" explained: the judge is satisfied
@@ -3461,10 +3450,7 @@ def test_a_relational_noun_asked_about_is_said_by_the_constraint_not_a_class(
     """ "the Thistlewick College *alumni* who won P": the noun reads like `educated at` (so the
     college constrains by it, not by `employer`) and like the class university — but it is
     said of the answers by that relation: no walk on to their universities."""
-    kb = tmp_path / "kb.tsv"
-    kb.write_text(ALUMNI, encoding="utf-8")
-    workspace = Workspace(tmp_path / "home")
-    workspace.import_file(kb, name="alumni")
-    trace = Engine(workspace).ask("Name the Thistlewick College alumni who won the Wexley Medal",
+    engine = tiny_engine(tmp_path, ALUMNI, "alumni")
+    trace = engine.ask("Name the Thistlewick College alumni who won the Wexley Medal",
                                   kb="alumni")  # fmt: skip
     assert trace.answer_labels == ["Ana Lind"]
