@@ -217,6 +217,12 @@ class QuestionAnalysis:
         """The score matrices' row of the noun asked about, where it is a relation word."""
         return next((r for r, t in enumerate(self.word_tokens) if t == self.answer.focus), None)
 
+    def relation_reading(self, row: int) -> np.ndarray:
+        """(relations,): how well the word of score row `row` reads as each relation, by its
+        name or what it reaches, walked either way."""
+        said = self.explains[row]
+        return np.maximum(said[0:-1:2], said[1:-1:2])
+
     def describes_answer(self, mention: EntityMention) -> bool:
         """Does a (common-noun) mention say what the answer is: the noun asked about or its
         modifier ("which *drama* films", "which *lawyers*"), or what the answer is said to
@@ -1585,33 +1591,13 @@ def _unasked_heads(qa: QuestionAnalysis, row_words: list[str], sem: RelationSema
         return
     asked = sem.model.embed(concept)
     said = set().union(*(word_forms(w) for w in row_words))
-    for r, head_vec, head_forms, forms in _of_labels(sem):
+    for r, head_vec, head_forms, forms in sem.of_labels():
         if said & head_forms or float(head_vec @ asked) >= HEAD_ASKED:
             continue
         for row, word in enumerate(row_words):
             if lexical[row, r] > 0 and word_forms(word) & forms:
                 lexical[row, r] = -1.0
                 scores[row, r] = min(scores[row, r], float(sem.model.embed(word) @ head_vec))
-
-
-def _of_labels(sem: RelationSemantics) -> list[tuple[int, np.ndarray, frozenset, frozenset]]:
-    """Per relation labelled "H of C" ("field of work"): its index, H's vector, H's and C's
-    word forms (memoised per KB)."""
-    if "_of_labels" not in sem.__dict__:
-        out = []
-        for r, rel in enumerate(sem.rel_ids):
-            words = label_tokens(sem.kg.label(rel))
-            if "of" not in words[1:-1]:
-                continue
-            k = words.index("of", 1)
-            head = [w for w in words[:k] if w not in STOPWORDS]
-            forms = frozenset().union(*(word_forms(w) for w in words[k + 1 :]
-                                        if w not in STOPWORDS))  # fmt: skip
-            if head and forms:
-                out.append((r, sem.model.embed(" ".join(head)),
-                            frozenset().union(*(word_forms(w) for w in head)), forms))
-        sem.__dict__["_of_labels"] = out
-    return sem.__dict__["_of_labels"]
 
 
 # what a where / when / how-many question asks for, to compare a relation's head noun with
@@ -1646,12 +1632,14 @@ def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
       agent, `manufacturer` backwards; "who *manufactures* X": forwards; "the firm that
       *produces* X": `product or material produced` backwards, not only as its inverse
       `manufacturer` is named)."""
-    owned = []
+    owned, whose = [], []
     for row, i in enumerate(rows):
         owner = _answers_own(qa.words, i)
         if owner in _POSSESSIVES:
             owned.append(row)  # "*whose* child is X", "who has X as *their* parent": the
-            continue  # answers own the relation to X, so it is walked backwards from X
+            if owner == "whose":  # answers own the relation to X, so it is walked
+                whose.append(row)  # backwards from X
+            continue
         verb = owner is None and not is_agent_noun(qa.words[i]) and _verb_position(qa, i)
         if owner is None and not verb:
             continue
@@ -1663,7 +1651,6 @@ def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
     # a relation with no stored inverse, a noun after "whose" names backwards only ("whose
     # *doctoral advisor* is Y": walked back from Y, not on to Y's own advisor) — "their" and
     # "its" may be the topic's ("where do X play *their* home games")
-    whose = [row for row in owned if _answers_own(qa.words, rows[row]) == "whose"]
     one_way = [2 * sem.code[rel] for rel in sem.rel_ids if rel not in sem.inverse]
     if whose and one_way:
         by_role[np.ix_(whose, one_way)] = np.minimum(by_role[np.ix_(whose, one_way)], 0.0)

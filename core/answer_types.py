@@ -169,8 +169,8 @@ def said_by(qa: QuestionAnalysis, sem: RelationSemantics, relations: list[str]) 
     row = qa.focus_row
     if row is None or not relations:
         return False
-    said = qa.explains[row]
-    return any(max(said[2 * sem.code[r]], said[2 * sem.code[r] + 1]) >= qa.best[row] - SAID_SLACK
+    reading = qa.relation_reading(row)
+    return any(reading[sem.code[r]] >= qa.best[row] - SAID_SLACK
                for r in relations if r in sem.code)  # fmt: skip
 
 

@@ -209,8 +209,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         if focus_row is not None:  # the noun asked about, said of the answers by a
             # constraint's relation, by its name or what it reaches ("Wexley Medal *winners*
             # educated at T": those who received that award)
-            said = qa.explains[rows[focus_row]]
-            per_rel = np.append(np.maximum(said[0:-1:2], said[1:-1:2]), -np.inf)
+            per_rel = np.append(qa.relation_reading(rows[focus_row]), -np.inf)
             got[focus_row] = np.maximum(got[focus_row], per_rel[extra].max(axis=1))
     if anchor_kind is not None:  # "the *film* X": words that say what the topic is
         kind = anchor_kind[rows]
@@ -531,8 +530,7 @@ def path_reach(sem: RelationSemantics, anchor: str, paths: np.ndarray
             vecs.append(np.zeros(sem.model.dim, np.float32))
             continue
         before, code = divmod(key, width)
-        vecs.append(sem.reach_from(anchor, code) if before == 0 else
-                    sem.reach_after(before - 1, code))  # fmt: skip
+        vecs.append(hop_reach(sem, anchor, before - 1, code))
     return np.stack(vecs), np.where(paths >= 0, inverse, 0)
 
 
@@ -540,9 +538,13 @@ def reached_vector(kg: KnowledgeGraph, anchor: str, hops: list[tuple[str, str]])
     """What the last hop of a path from `anchor` reaches (`path_reach`'s vector for it)."""
     sem = semantics_for(kg)
     codes = role_codes(sem, hops)
-    if len(codes) == 1:
-        return sem.reach_from(anchor, codes[0])
-    return sem.reach_after(codes[-2], codes[-1])
+    return hop_reach(sem, anchor, codes[-2] if len(codes) > 1 else -1, codes[-1])
+
+
+def hop_reach(sem: RelationSemantics, anchor: str, prev: int, code: int) -> np.ndarray:
+    """What a hop over role `code` reaches: from the topic's actual neighbours for the first
+    hop (`prev` -1), else from the nodes the hop before, over role `prev`, reached."""
+    return sem.reach_from(anchor, code) if prev < 0 else sem.reach_after(prev, code)
 
 
 def explain(qa: QuestionAnalysis, hops: list[tuple[str, str]], used=(), extra_rels=(),

@@ -109,6 +109,7 @@ class RelationSemantics:
         self.scales: dict[bytes, tuple[float, float]] = {}  # see `_reach_scale`
         self._from: dict[tuple[str, int], np.ndarray] = {}
         self._values: tuple[list[str], np.ndarray] | None = None
+        self._of_labels: list[tuple[int, np.ndarray, frozenset, frozenset]] | None = None
         self.kinds = [kg.relation(r).object_kind for r in self.rel_ids]
         self.inverse = find_inverses(kg)
         # per relation (+ padding): is it its own inverse (`spouse`, `competitor`, `sibling`)?
@@ -350,6 +351,26 @@ class RelationSemantics:
         mixed = self._centroid(nodes) * min(1.0, len(nodes) / 8) + self.reach_vecs[code]
         length = norm(mixed)
         return mixed / length if length else self.reach_vecs[code]
+
+    def of_labels(self) -> list[tuple[int, np.ndarray, frozenset[str], frozenset[str]]]:
+        """Per relation labelled "H of C" ("field of work", "place of birth"): its index, H's
+        vector, the word forms of H and of C (core.analysis `_unasked_heads`). Built on first
+        use."""
+        if self._of_labels is None:
+            out = []
+            for r, rel in enumerate(self.rel_ids):
+                words = tokens(self.kg.label(rel))
+                if "of" not in words[1:-1]:
+                    continue
+                k = words.index("of", 1)
+                head = [w for w in words[:k] if w not in STOPWORDS]
+                forms = frozenset().union(*(word_forms(w) for w in words[k + 1 :]
+                                            if w not in STOPWORDS))  # fmt: skip
+                if head and forms:
+                    out.append((r, self.model.embed(" ".join(head)),
+                                frozenset().union(*(word_forms(w) for w in head)), forms))
+            self._of_labels = out
+        return self._of_labels
 
     def shared_value_nodes(self) -> tuple[list[str], np.ndarray]:
         """The values many subjects share (the countries of a nationality, the positions of
