@@ -109,6 +109,9 @@ SENSE_SCORE = 0.7  # a word sharing a frequent WordNet sense with a label word (
 # a noun no relation's name reads at SYNONYM_BELOW is read by the synonyms of its first sense,
 # at SYNONYM_SHARE of their reading ("papa" as "dad"): tuning family +4, 0 lost (0.8: the same)
 SYNONYM_BELOW, SYNONYM_SHARE = 0.4, 0.7
+# ... and then by the genus of its dictionary definition ("a mentor is an advisor"), at
+# DEFINITION_SHARE of its reading: tuning +12, 0 lost (family, business, science)
+DEFINITION_SHARE = 0.7
 LEX_BASE = 0.55  # a morphological match ("directed" ~ "directed by") scores at least this
 STEM_SENSE = 0.15  # ... where the two words mean alike this much (see Lexicon._alike)
 MODIFIER_SHARE = 0.5  # the weight of a word in a label it only qualifies, where it heads another
@@ -468,6 +471,8 @@ def _dictionary_senses(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
             scores[row, r] = max(scores[row, r], SENSE_SCORE * weight)
         if scores[row].max() < SYNONYM_BELOW and i > 0 and words_before_a_noun(words[i - 1]):
             _synonym_scores(said, sem, scores[row])  # a noun: "X's *papa*", "the *hubby* of"
+            if scores[row].max() < SYNONYM_BELOW:
+                _definition_scores(said, sem, scores[row])  # "X's *mentor*": an advisor
 
 
 def _synonym_scores(word: str, sem: RelationSemantics, row: np.ndarray) -> None:
@@ -479,6 +484,17 @@ def _synonym_scores(word: str, sem: RelationSemantics, row: np.ndarray) -> None:
     if synonyms:
         read = sem.word_scores(sem.model.embed_words(synonyms)).max(axis=0)
         np.maximum(row, SYNONYM_SHARE * read, out=row)
+
+
+def _definition_scores(word: str, sem: RelationSemantics, row: np.ndarray) -> None:
+    """A noun neither the word vectors nor its synonyms read well ("X's *mentor*") is read
+    as the words of its first sense's genus are (what its dictionary definition says it is a
+    kind of: "a wise and trusted guide and *advisor*"), at DEFINITION_SHARE."""
+    words = [w for w in dict.fromkeys(lexnet.genus_words(word))
+             if w.isalpha() and w not in STOPWORDS and w != word]
+    if words:
+        read = sem.word_scores(sem.model.embed_words(words)).max(axis=0)
+        np.maximum(row, DEFINITION_SHARE * read, out=row)
 
 
 def _label_pos(word: str, after: list[str]) -> str:

@@ -161,3 +161,33 @@ def synonyms(word: str, pos: str = "n", first: int = QUESTION_SENSES) -> tuple[s
         for synset in (_senses_of(lemma) or {}).get(pos, ())[:first]:
             out += [w for w in _synset(synset)[0] if w != lemma and w not in out]
     return tuple(out)
+
+
+# where a definition's first noun phrase (its genus: what the word is a kind of) ends
+_GENUS_ENDS = frozenset("of with who whom whose that which where when from for to by on at as in "
+                        "you is are was were ; ( , :".split())  # fmt: skip
+_DETERMINERS = frozenset(("a", "an", "the", "your", "one's"))
+
+
+def genus_words(word: str, pos: str = "n", most_senses: int = 2) -> tuple[str, ...]:
+    """The words of the first noun phrase of the definition of a word's first sense in part
+    of speech `pos`, up to a preposition or relative pronoun ("mentor": "a wise and trusted
+    *guide* and *advisor*"; "your alma mater is a *school* you graduated from"): what an
+    English dictionary says a rare word is a kind of, in common words. Only for a word of at
+    most `most_senses` senses there: which sense a common word ("head") has in a question
+    its first sense does not tell."""
+    found = lemmas(word)
+    ids = (_senses_of(found[0]) or {}).get(pos, ()) if found else ()
+    if not ids or len(ids) > most_senses:
+        return ()
+    own = set(found[0].split("_"))
+    text = (_table("glosses").get(ids[0]) or "").lower()
+    out: list[str] = []
+    for token in text.replace(";", " ; ").replace("(", " ( ").replace(",", " , ").split():
+        if token in ("is", "are") and own.issuperset(t for t in out if t not in _DETERMINERS):
+            out = []  # "your alma mater *is* a school …": the definition starts after
+            continue
+        if token in _GENUS_ENDS:
+            break
+        out.append(token)
+    return tuple(t for t in out if t not in own)

@@ -34,17 +34,22 @@ def data_files(root: Path, pos: str) -> list[Path]:
     return [whole] if whole.exists() else sorted(root.glob(f"data.{pos}[0-9]*"))
 
 
-def read_synsets(root: Path) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """Synset id ("n01234567") -> its lemmas, and -> the synsets of its derivations."""
+def read_synsets(root: Path) -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, str]]:
+    """Synset id ("n01234567") -> its lemmas, -> the synsets of its derivations, and -> its
+    definition (the gloss without its quoted examples)."""
     lemmas: dict[str, list[str]] = {}
     derived: dict[str, list[str]] = {}
+    glosses: dict[str, str] = {}
     for tag, (name,) in FILES.items():
         for path in data_files(root, name):
             for line in path.open(encoding="latin-1"):
                 if line.startswith("  "):  # the licence header
                     continue
-                fields = line.split(" | ", 1)[0].split()
+                head, _, gloss = line.partition(" | ")
+                fields = head.split()
                 key = tag + fields[0]
+                definition = re.split(r';\s*"|\s"', gloss, maxsplit=1)[0]
+                glosses[key] = " ".join(definition.replace("\t", " ").split()).strip("; ")
                 count = int(fields[3], 16)
                 words = [re.sub(r"\(.*\)$", "", fields[4 + 2 * i]).lower() for i in range(count)]
                 lemmas[key] = words
@@ -55,7 +60,7 @@ def read_synsets(root: Path) -> tuple[dict[str, list[str]], dict[str, list[str]]
                     if symbol == "+" and pos in ("n", "v", "a", "s"):
                         links.append(("a" if pos == "s" else pos) + offset)
                 derived[key] = links
-    return lemmas, derived
+    return lemmas, derived, glosses
 
 
 def read_index(root: Path) -> dict[str, dict[str, list[str]]]:
@@ -76,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dict_dir", type=Path, help="WordNet 3.0's dict/ directory")
     args = parser.parse_args(argv)
-    lemmas, derived = read_synsets(args.dict_dir)
+    lemmas, derived, glosses = read_synsets(args.dict_dir)
     index = read_index(args.dict_dir)
     kept = {s for by_pos in index.values() for ids in by_pos.values() for s in ids}
     kept |= {d for s in list(kept) for d in derived.get(s, ())}
@@ -86,12 +91,14 @@ def main(argv: list[str] | None = None) -> int:
               for lemma, by_pos in index.items()]  # fmt: skip
     synsets = [f"{s}\t" + " ".join(lemmas[s]) + (f"|{' '.join(derived[s])}" if derived[s] else "")
                for s in kept if s in lemmas]  # fmt: skip
+    definitions = [f"{s}\t{glosses[s]}" for s in kept if glosses.get(s)]
     OUT.mkdir(parents=True, exist_ok=True)
-    for name, lines in (("senses", senses), ("synsets", synsets)):
+    tables = (("senses", senses), ("synsets", synsets), ("glosses", definitions))
+    for name, lines in tables:
         text = "\n".join(sorted(lines, key=lambda line: line.split("\t", 1)[0].encode()))
         (OUT / f"{name}.txt.gz").write_bytes(gzip.compress((text + "\n").encode(), 9, mtime=0))
     shutil.copy(args.dict_dir / "LICENSE.txt", OUT / "LICENSE")
-    size = sum((OUT / f"{n}.txt.gz").stat().st_size for n in ("senses", "synsets"))
+    size = sum((OUT / f"{n}.txt.gz").stat().st_size for n, _ in tables)
     print(f"{len(senses)} lemmas, {len(synsets)} synsets -> {OUT} ({size / 1e6:.1f} MB)")
     return 0
 

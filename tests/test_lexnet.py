@@ -133,3 +133,31 @@ def test_a_noun_read_weakly_is_read_by_its_synonyms(
     dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "family" / "kb.tsv"
     assert engine_over(tmp_path, dev_kb, "family").ask(question, kb="family").answer_labels[:1] \
         == [answer]
+
+
+def test_a_genus_is_the_first_noun_phrase_of_a_rare_words_definition() -> None:
+    assert "advisor" in lexnet.genus_words("mentor")  # "a wise and trusted guide and advisor"
+    # "your alma mater is a school you graduated from": past the word itself, up to "you"
+    assert lexnet.genus_words("alma_mater") == ("a", "school")
+    assert lexnet.genus_words("head") == ()  # four senses: which one a question means, unknown
+    assert lexnet.genus_words("xqzzy") == ()
+
+
+MENTORS = """\
+Ada Lind\tdoctoral_advisor\tBo Ek
+Ada Lind\tcollaborator\tCy Holm
+Bo Ek\tcollaborator\tCy Holm
+Cy Holm\tdoctoral_advisor\tDag Ros
+Dag Ros\tcollaborator\tAda Lind
+Ada Lind\tfield_of_work\tgeology
+Bo Ek\tfield_of_work\tchemistry
+"""
+
+
+def test_a_noun_nothing_reads_is_read_by_its_definitions_genus(tmp_path: Path) -> None:
+    # the word vectors put "mentor" nearer `collaborator` than `doctoral advisor`; WordNet
+    # calls a mentor "a wise and trusted guide and *advisor*" (fails with DEFINITION_SHARE 0)
+    kb = tmp_path / "kb.tsv"
+    kb.write_text(MENTORS, encoding="utf-8")
+    engine = engine_over(tmp_path, kb, "mentors")
+    assert engine.ask("who was Ada Lind's mentor?", kb="mentors").answer_labels[:1] == ["Bo Ek"]
