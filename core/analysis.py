@@ -112,6 +112,9 @@ SYNONYM_BELOW, SYNONYM_SHARE = 0.4, 0.7
 # ... and then by the genus of its dictionary definition ("a mentor is an advisor"), at
 # DEFINITION_SHARE of its reading: tuning +12, 0 lost (family, business, science)
 DEFINITION_SHARE = 0.7
+# a verb read weakly, by a short definition of one of its senses ("work": "be employed"), at
+# PARAPHRASE_SHARE of the sense that shares with a label (README "Dev sets", item 140)
+PARAPHRASE_SHARE = 0.8
 LEX_BASE = 0.55  # a morphological match ("directed" ~ "directed by") scores at least this
 STEM_SENSE = 0.15  # ... where the two words mean alike this much (see Lexicon._alike)
 MODIFIER_SHARE = 0.5  # the weight of a word in a label it only qualifies, where it heads another
@@ -345,6 +348,7 @@ class Lexicon:
         n = max(1, len(forms_by_rel))
         self._cache: dict[str, dict[str, float]] = {}
         self._senses: dict[str, dict[str, float]] = {}
+        self._paraphrased: dict[str, dict[str, float]] = {}
         self._unsaid: dict[tuple[str, str], set[str] | None] = {}
         self.by_form: dict[str, dict[str, float]] = defaultdict(dict)
         for rel_id, forms in forms_by_rel.items():
@@ -400,6 +404,22 @@ class Lexicon:
                         found[rel_id] = weight
             self._senses[word] = found
         return self._senses[word]
+
+    def paraphrased(self, verb: str) -> dict[str, float]:
+        """Relations a verb names through a short definition of one of its commonest senses
+        (`lexnet.paraphrase_words`: "work" is "be *employed*" — `employer`, "study" "be a
+        *student*"), at PARAPHRASE_SHARE of the sense it shares with their label."""
+        if verb not in self._paraphrased:
+            found: dict[str, float] = {}
+            for said in lexnet.paraphrase_words(verb):
+                for rel_id, label_word, senses in self.label_senses:
+                    shared = 1.0 if _inflection(said, label_word) else \
+                        lexnet.shared_sense(said, senses)  # fmt: skip
+                    weight = PARAPHRASE_SHARE * shared
+                    if weight > found.get(rel_id, 0.0):
+                        found[rel_id] = weight
+            self._paraphrased[verb] = found
+        return self._paraphrased[verb]
 
     def qualifiers_unsaid(self, word: str, rel_id: str) -> set[str] | None:
         """Where the word is a head noun (or its plural) of every name of the relation it
@@ -469,6 +489,14 @@ def _dictionary_senses(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
         for rel_id, weight in lexicon.senses(said).items():
             r = sem.code[rel_id]
             scores[row, r] = max(scores[row, r], SENSE_SCORE * weight)
+        if scores[row].max() < SYNONYM_BELOW and said == words[i] and _verb_place(qa, i) \
+                and words[i + 1 : i + 2] != ["as"]:  # fmt: skip
+            # a verb read weakly: "who does X's spouse *work* for" (employed); not a phrase
+            # WordNet knows ("*go to*" a school is no "go": "change location"), nor a verb said
+            # of a role ("what does X *work as*": the role's kind is asked, not the verb's)
+            for rel_id, weight in lexicon.paraphrased(said).items():
+                r = sem.code[rel_id]
+                scores[row, r] = max(scores[row, r], SENSE_SCORE * weight)
         if scores[row].max() < SYNONYM_BELOW and i > 0 and words_before_a_noun(words[i - 1]):
             _synonym_scores(said, sem, scores[row])  # a noun: "X's *papa*", "the *hubby* of"
             if scores[row].max() < SYNONYM_BELOW:
@@ -1346,8 +1374,8 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
             # relation (not "person" → `employer`; "the *university* that educated X" still
             # names `located in` more than any other)
             scores[row] = np.where(scores[row] >= FOCUS_SYNONYM, scores[row], -1.0)
-    _dictionary_senses(qa, rows, sem, lexicon, scores)
     _unasked_heads(qa, row_words, sem, lexical, scores)
+    _dictionary_senses(qa, rows, sem, lexicon, scores)
     scores = np.maximum(scores, lexical)
     qa.scores = scores
     if rows and sem.rel_ids:
@@ -1602,20 +1630,36 @@ def _unasked_heads(qa: QuestionAnalysis, row_words: list[str], sem: RelationSema
     ("field of *work*") names it no more than it is like H, where the question asks for a
     place, a time or a number that H is not ("field" is no place) and no word says H. An
     asked head keeps it: "*where* was X born" is the *place* of birth, "*when*" the *year*."""
-    concept = _ASKED_KINDS.get(qa.answer.wh)
-    if concept is None or not row_words:
+    if not row_words:
         return
+    concept = _ASKED_KINDS.get(qa.answer.wh)
+    verbs_only = concept is None
+    if verbs_only:  # ... or, for the verb C itself, a person ("who *works* at") or the kind
+        # of thing the noun asked about says ("which *city* does X *work* in")
+        focus = qa.answer.focus
+        concept = "person" if qa.answer.wh == "person" else \
+            qa.words[focus] if focus is not None else None  # fmt: skip
+        if not concept:
+            return  # a bare "what does X *work* on" may ask for a field
     asked = sem.model.embed(concept)
     said = set().union(*(word_forms(w) for w in row_words))
     for r, head_vec, head_forms, forms in sem.of_labels():
         if said & head_forms or float(head_vec @ asked) >= HEAD_ASKED:
             continue
         for row, word in enumerate(row_words):
+            if verbs_only and not (_verb_place(qa, qa.word_tokens[row])
+                                   and any(_inflection(word, c) for c in forms)):  # fmt: skip
+                continue
             if lexical[row, r] > 0 and word_forms(word) & forms:
                 lexical[row, r] = -1.0
                 scores[row, r] = min(scores[row, r], float(sem.model.embed(word) @ head_vec))
 
 
+def _verb_place(qa: QuestionAnalysis, i: int) -> bool:
+    """Does token i stand where a verb may, not a noun: after a word no noun follows (not a
+    determiner, possessive or preposition: "does X *work*", "who *works*", "X's spouse *work*",
+    not "the kind of *work*")?"""
+    return i > 0 and not words_before_a_noun(qa.words[i - 1])
 # what a where / when / how-many question asks for, to compare a relation's head noun with
 _ASKED_KINDS = {"place": PLACE_WORDS, "time": "time date year", "number": "number amount count"}
 HEAD_ASKED = 0.35  # a head noun this like the kind asked for is asked ("place", "year")

@@ -191,3 +191,23 @@ def genus_words(word: str, pos: str = "n", most_senses: int = 2) -> tuple[str, .
             break
         out.append(token)
     return tuple(t for t in out if t not in own)
+
+
+PARAPHRASE_WORDS = 3  # a definition this short is a paraphrase ("work": "be employed")
+_LIGHT = frozenset("be a an the of to in on at for by with or and one's oneself someone something "
+                   "somebody".split())  # fmt: skip
+
+
+@lru_cache(maxsize=8192)
+def paraphrase_words(word: str, pos: str = "v", first: int = QUESTION_SENSES) -> tuple[str, ...]:
+    """The content words of the short definitions (at most PARAPHRASE_WORDS words before any
+    ";") of a word's `first` senses in part of speech `pos`: "work" is "be *employed*",
+    "study" "be a *student*", "head" "be in *charge* of" — another way to say the same."""
+    out: list[str] = []
+    # (the first lemma read in that part of speech: "studied" is an adjective too)
+    for lemma in [w for w in lemmas(word) if pos in (_senses_of(w) or {})][:1]:
+        for synset in _senses_of(lemma)[pos][:first]:
+            definition = (_table("glosses").get(synset) or "").split(";")[0].lower().split()
+            if len(definition) <= PARAPHRASE_WORDS:
+                out += [w for w in definition if w not in _LIGHT and w.isalpha() and w != lemma]
+    return tuple(dict.fromkeys(out))

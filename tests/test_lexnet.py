@@ -11,6 +11,7 @@ import pytest
 from core import lexnet
 from core.analysis import MODIFIER_SHARE, analyse, lexicon_for
 from core.engine import Engine
+from core.evaluate import evidence_path
 from core.workspace import Workspace
 
 pytestmark = pytest.mark.skipif(not lexnet.available(), reason="core/data/wordnet not built")
@@ -161,3 +162,50 @@ def test_a_noun_nothing_reads_is_read_by_its_definitions_genus(tmp_path: Path) -
     kb.write_text(MENTORS, encoding="utf-8")
     engine = engine_over(tmp_path, kb, "mentors")
     assert engine.ask("who was Ada Lind's mentor?", kb="mentors").answer_labels[:1] == ["Bo Ek"]
+
+
+def test_a_short_definition_is_a_paraphrase() -> None:
+    assert lexnet.paraphrase_words("work") == ("employed",)  # "be employed"
+    assert lexnet.paraphrase_words("studied") == ("student",)  # "be a student"
+    assert lexnet.paraphrase_words("pen") == ()  # "produce a literary work": a definition
+
+
+SCIENTISTS = """\
+Ada Lind\temployer\tNorrvik Institute
+Ada Lind\tfield_of_work\tgeology
+Ada Lind\teducated_at\tHalden College
+Ada Lind\tcollaborator\tBo Ek
+Bo Ek\temployer\tHalden College
+Bo Ek\tfield_of_work\tchemistry
+Bo Ek\teducated_at\tNorrvik Institute
+Cy Holm\temployer\tNorrvik Institute
+Cy Holm\tfield_of_work\tgeology
+Norrvik Institute\tlocated_in\tMalmo
+Halden College\tlocated_in\tOslo
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "answers"),
+    [
+        # "work" is "be *employed*" (`employer`), not the "work" of `field of work`, where no
+        # word says "field" (each gave a field before: "geology", "chemistry")
+        ("which organisation does Ada Lind work for", ["Norrvik Institute"]),
+        ("who works for Norrvik Institute", ["Ada Lind", "Cy Holm"]),
+    ],
+)
+def test_a_verb_is_read_by_its_paraphrase_not_by_a_label_complement(
+        tmp_path: Path, question: str, answers: list[str]) -> None:  # fmt: skip
+    kb = tmp_path / "kb.tsv"
+    kb.write_text(SCIENTISTS, encoding="utf-8")
+    engine = engine_over(tmp_path, kb, "scientists")
+    assert engine.ask(question, kb="scientists").answer_labels == answers
+
+
+def test_study_is_being_a_student(tmp_path: Path) -> None:
+    # the science dev KB's tuning question: "study" is "be a *student*" — `educated at`
+    # (fails with PARAPHRASE_SHARE 0: the advisor's advisor)
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "science" / "kb.tsv"
+    trace = engine_over(tmp_path, dev_kb, "science").ask(
+        "Where did Zofia Kamińska's doctoral advisor study?", kb="science")
+    assert evidence_path(trace).split(" → ")[-1:] == ["educated at"]
