@@ -1394,6 +1394,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     for rel, inverse in sem.inverse.items():
         by_role[:, 2 * sem.code[rel] + 1] = scores[:, sem.code[inverse]]
     owned = _name_both_ways(qa, rows, lexical, scores, by_role, sem)
+    _passive_labels(qa, rows, lexical, scores, by_role, sem)
     patient = _verb_named(lexicon, qa.words[rows[focus]], lexical[focus], sem) \
         if focus is not None and focus not in whole else []  # fmt: skip
     if focus is not None and focus not in whole and is_agent_noun(qa.words[rows[focus]]):
@@ -1715,6 +1716,74 @@ def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
     if whose and one_way:
         by_role[np.ix_(whose, one_way)] = np.minimum(by_role[np.ix_(whose, one_way)], 0.0)
     return owned
+
+
+def _passive_labels(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
+                    scores: np.ndarray, by_role: np.ndarray,
+                    sem: RelationSemantics) -> None:  # fmt: skip
+    """A relation labelled "<participle> by" (`influenced by`, `directed by`) has the doer
+    for its object. A verb naming it says which side a name next to it is on: the doer after
+    "by" ("bands influenced *by X*") or as an active verb's subject ("which bands did *X*
+    influence"), the one it is done to as a passive's subject ("who was *X* influenced by")
+    or an active verb's object ("which bands influenced *X*"). Walked from that name, the
+    relation goes backwards from a doer, forwards otherwise; the other way it is not what the
+    verb says (both ways read alike by meaning: "bands influenced by X" are not X's
+    influences). Only where one side is told and the name takes part in the relation on that
+    side (garbled wording — "which has been written by *the film*" — is left to the rest);
+    relations with a stored inverse are read by `_name_both_ways`."""
+    roles = sem.kg.index.roles
+    for row, i in enumerate(rows):
+        word = qa.words[i]
+        if is_agent_noun(word) or not (verb_form(word) or _verb_position(qa, i)):
+            continue  # ("who was the film's *writer*": a noun)
+        # the relations it names by its form, or, a participle, the one it means clearly
+        # ("bands *inspired* by X")
+        named = set(np.flatnonzero(lexical[row] > 0).tolist())
+        if verb_form(word) and scores[row].max() >= HOP_EXPLAINED:
+            named.add(int(scores[row].argmax()))
+        side = None
+        for r in sorted(named):
+            if sem.rel_ids[r] in sem.inverse or not _passive_label(sem.kg.label(sem.rel_ids[r])):
+                continue
+            side = side or _side_named(qa, i)
+            if side is not None:
+                doer, mention = side
+                code = 2 * r + (1 if doer else 0)  # walked from the name
+                if any(code in roles.get(node, ()) for node in mention.ids[:1]):
+                    by_role[row, code ^ 1] = -1.0
+
+
+def _passive_label(label: str) -> bool:
+    """Is the label "<participle> by" ("influenced by", "written by")?"""
+    words = label_tokens(label.replace(".", " "))
+    return len(words) >= 2 and words[-1] == "by" and verb_form(words[-2])
+
+
+def _side_named(qa: QuestionAnalysis, i: int) -> tuple[bool, EntityMention] | None:
+    """For the verb at token i: a name next to it, and whether it is the verb's doer (True)
+    or the one it is done to (False); None where neither is told."""
+    words = qa.words
+    names = [m for m in qa.entities if m.named]
+    after = i + 1
+
+    def starting(at: int) -> EntityMention | None:  # (after an article, or with its own)
+        starts = {at, at + (words[at : at + 1] in [[a] for a in ARTICLES])}
+        return next((m for m in names if m.start in starts), None)
+
+    before = next((m for m in names if m.end == i
+                   or (m.end == i - 1 and words[i - 1] in _VERB_ADVERBS)), None)  # fmt: skip
+    if words[after : after + 1] == ["by"]:
+        if (m := starting(after + 1)) is not None:
+            return True, m  # "influenced *by X*"
+        if not any(words[after + 1 :]) and before is not None:
+            return False, before  # "who was *X* influenced *by*"
+        return None
+    passive = any(w in COPULAS or w in ("been", "being", "be") for w in words[max(0, i - 4) : i])
+    if not passive and (m := starting(after)) is not None:
+        return False, m  # "which bands influenced *X*"
+    if before is not None:
+        return not passive, before  # "which bands did *X* influence"; "was *X* influenced"
+    return None
 
 
 def _walk_backwards(by_role: np.ndarray, rows: list[int], scores: np.ndarray,

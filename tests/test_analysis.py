@@ -3454,3 +3454,31 @@ def test_a_relational_noun_asked_about_is_said_by_the_constraint_not_a_class(
     trace = engine.ask("Name the Thistlewick College alumni who won the Wexley Medal",
                                   kb="alumni")  # fmt: skip
     assert trace.answer_labels == ["Ana Lind"]
+
+
+INFLUENCES = """\
+Ash Bay\tinfluenced by\tBlue Fern
+Cold Elm\tinfluenced by\tBlue Fern
+Blue Fern\tinfluenced by\tDry Oak
+Dry Oak\tinfluenced by\tEast Ivy
+""" + "".join(f"{n}\tinstance of\tband\n" for n in ("Ash Bay", "Blue Fern", "Cold Elm",
+                                                     "Dry Oak", "East Ivy"))
+
+
+@pytest.mark.parametrize(
+    ("question", "answers"),
+    [
+        ("Which bands were influenced by Blue Fern?", ["Ash Bay", "Cold Elm"]),
+        ("Which bands did Blue Fern influence?", ["Ash Bay", "Cold Elm"]),
+        ("Name the bands that were inspired by Blue Fern.", ["Ash Bay", "Cold Elm"]),
+        ("Which bands influenced Blue Fern?", ["Dry Oak"]),
+        ("Who was Blue Fern influenced by?", ["Dry Oak"]),
+    ],
+)
+def test_a_verb_says_which_side_of_a_passive_label_its_name_is_on(
+        tmp_path: Path, question: str, answers: list[str]) -> None:  # fmt: skip
+    """`influenced by` has the doer for its object: the name after "by" or an active verb's
+    subject is the doer (walked backwards), a passive's subject or an active verb's object
+    the one influenced (forwards) — both ways read alike by meaning."""
+    engine = tiny_engine(tmp_path, INFLUENCES, "bands")
+    assert sorted(engine.ask(question, kb="bands").answer_labels) == answers
