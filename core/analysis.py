@@ -1766,21 +1766,37 @@ def _side_named(qa: QuestionAnalysis, i: int) -> tuple[bool, EntityMention] | No
     names = [m for m in qa.entities if m.named]
     after = i + 1
 
-    def starting(at: int) -> EntityMention | None:  # (after an article, or with its own)
+    def starting(at: int) -> EntityMention | None:
+        """The name at `at` (after an article, or with its own), not an owner ("by *X*'s
+        influences")."""
         starts = {at, at + (words[at : at + 1] in [[a] for a in ARTICLES])}
-        return next((m for m in names if m.start in starts), None)
+        found = next((m for m in names if m.start in starts), None)
+        if found is not None and words[found.end : found.end + 1] != ["'s"]:
+            return found
+        return None
+
+    def compared() -> EntityMention | None:  # "the *same* N *as X*" after the verb
+        rest = words[after : after + 6]
+        if "same" not in rest[:3] or "as" not in rest:
+            return None
+        at = after + rest.index("as") + 1
+        return next((m for m in names if m.start == at), None)
 
     before = next((m for m in names if m.end == i
                    or (m.end == i - 1 and words[i - 1] in _VERB_ADVERBS)), None)  # fmt: skip
+    passive = any(w in COPULAS or w in ("been", "being", "be") for w in words[max(0, i - 4) : i])
     if words[after : after + 1] == ["by"]:
         if (m := starting(after + 1)) is not None:
             return True, m  # "influenced *by X*"
         if not any(words[after + 1 :]) and before is not None:
             return False, before  # "who was *X* influenced *by*"
-        return None
-    passive = any(w in COPULAS or w in ("been", "being", "be") for w in words[max(0, i - 4) : i])
+        after += 1  # "bands influenced by the same bands as *X*": X stands where the
+        m = compared()  # subject does
+        return None if m is None else (not passive, m)
     if not passive and (m := starting(after)) is not None:
         return False, m  # "which bands influenced *X*"
+    if (m := compared()) is not None:  # "which bands influenced the same bands as *X*"
+        return not passive, m
     if before is not None:
         return not passive, before  # "which bands did *X* influence"; "was *X* influenced"
     return None

@@ -3482,3 +3482,15 @@ def test_a_verb_says_which_side_of_a_passive_label_its_name_is_on(
     the one influenced (forwards) — both ways read alike by meaning."""
     engine = tiny_engine(tmp_path, INFLUENCES, "bands")
     assert sorted(engine.ask(question, kb="bands").answer_labels) == answers
+
+
+def test_a_name_compared_with_a_passive_subject_is_on_its_side(tmp_path: Path) -> None:
+    """The music dev KB's tuning question: "influenced by the same bands as *X*" — X stands
+    where the subject does (influenced, not influencing): X's influences, then the other
+    bands they influenced (before: the bands X influenced, then their other influences)."""
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "music" / "kb.tsv"
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(dev_kb, name="music")
+    trace = Engine(workspace).ask(
+        "Which other bands were influenced by the same bands as Hidden Anchors?", kb="music")
+    assert sorted(trace.answer_labels) == ["Gentle Tides", "The Electric Parades"]
