@@ -1657,9 +1657,12 @@ def _unasked_heads(qa: QuestionAnalysis, row_words: list[str], sem: RelationSema
 
 
 def _verb_place(qa: QuestionAnalysis, i: int) -> bool:
-    """Does token i stand where a verb may, not a noun: after a word no noun follows (not a
-    determiner, possessive or preposition: "does X *work*", "who *works*", "X's spouse *work*",
-    not "the kind of *work*")?"""
+    """May token i be a verb rather than a noun: is the word before it none that a noun
+    follows (a determiner, possessive or preposition)? "does X *work*", "who *works*", and
+    after a noun too — "X's spouse *work* for", "X's advisor *study*" — but not "the kind of
+    *work*". Looser than `_verb_position` (where English puts a verb: after a name, a
+    wh-word, an auxiliary), which decides a verb's direction; this only lets a verb be read
+    as one (items 140–141: tuning −11 with `_verb_position`)."""
     return i > 0 and not words_before_a_noun(qa.words[i - 1])
 # what a where / when / how-many question asks for, to compare a relation's head noun with
 _ASKED_KINDS = {"place": PLACE_WORDS, "time": "time date year", "number": "number amount count"}
