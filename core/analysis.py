@@ -349,6 +349,10 @@ class Lexicon:
         self._cache: dict[str, dict[str, float]] = {}
         self._senses: dict[str, dict[str, float]] = {}
         self._paraphrased: dict[str, dict[str, float]] = {}
+        # relations labelled "<participle> by" with no stored inverse (`_passive_labels`)
+        sem = semantics_for(kg)
+        self.passive = frozenset(sem.code[r.id] for r in kg.relations
+                                 if r.id not in sem.inverse and _passive_label(r.label))
         self._unsaid: dict[tuple[str, str], set[str] | None] = {}
         self.by_form: dict[str, dict[str, float]] = defaultdict(dict)
         for rel_id, forms in forms_by_rel.items():
@@ -1394,7 +1398,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     for rel, inverse in sem.inverse.items():
         by_role[:, 2 * sem.code[rel] + 1] = scores[:, sem.code[inverse]]
     owned = _name_both_ways(qa, rows, lexical, scores, by_role, sem)
-    _passive_labels(qa, rows, lexical, scores, by_role, sem)
+    _passive_labels(qa, rows, lexical, scores, by_role, sem, lexicon.passive)
     patient = _verb_named(lexicon, qa.words[rows[focus]], lexical[focus], sem) \
         if focus is not None and focus not in whole else []  # fmt: skip
     if focus is not None and focus not in whole and is_agent_noun(qa.words[rows[focus]]):
@@ -1722,8 +1726,8 @@ def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
 
 
 def _passive_labels(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
-                    scores: np.ndarray, by_role: np.ndarray,
-                    sem: RelationSemantics) -> None:  # fmt: skip
+                    scores: np.ndarray, by_role: np.ndarray, sem: RelationSemantics,
+                    passive: frozenset[int]) -> None:  # fmt: skip
     """A relation labelled "<participle> by" (`influenced by`, `directed by`) has the doer
     for its object. A verb naming it says which side a name next to it is on: the doer after
     "by" ("bands influenced *by X*") or as an active verb's subject ("which bands did *X*
@@ -1734,20 +1738,23 @@ def _passive_labels(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
     influences). Only where one side is told and the name takes part in the relation on that
     side (garbled wording — "which has been written by *the film*" — is left to the rest);
     relations with a stored inverse are read by `_name_both_ways`."""
+    if not passive:
+        return
     roles = sem.kg.index.roles
     for row, i in enumerate(rows):
-        word = qa.words[i]
-        if is_agent_noun(word) or not (verb_form(word) or _verb_position(qa, i)):
-            continue  # ("who was the film's *writer*": a noun)
         # the relations it names by its form, or, a participle, the one it means clearly
         # ("bands *inspired* by X")
         named = set(np.flatnonzero(lexical[row] > 0).tolist())
-        if verb_form(word) and scores[row].max() >= HOP_EXPLAINED:
+        if scores[row].max() >= HOP_EXPLAINED:
             named.add(int(scores[row].argmax()))
+        named &= passive
+        word = qa.words[i]
+        if not named or is_agent_noun(word) or not (verb_form(word) or _verb_position(qa, i)):
+            continue  # ("who was the film's *writer*": a noun)
+        if not verb_form(word):
+            named &= set(np.flatnonzero(lexical[row] > 0).tolist())
         side = None
         for r in sorted(named):
-            if sem.rel_ids[r] in sem.inverse or not _passive_label(sem.kg.label(sem.rel_ids[r])):
-                continue
             side = side or _side_named(qa, i)
             if side is not None:
                 doer, mention = side
