@@ -1738,21 +1738,22 @@ def _passive_labels(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
     influences). Only where one side is told and the name takes part in the relation on that
     side (garbled wording — "which has been written by *the film*" — is left to the rest);
     relations with a stored inverse are read by `_name_both_ways`."""
-    if not passive:
+    if not passive or not rows:
         return
     roles = sem.kg.index.roles
+    cols = np.array(sorted(passive))
+    by_form = lexical[:, cols] > 0
+    meant = scores.argmax(axis=1)
     for row, i in enumerate(rows):
+        word = qa.words[i]
         # the relations it names by its form, or, a participle, the one it means clearly
         # ("bands *inspired* by X")
-        named = set(np.flatnonzero(lexical[row] > 0).tolist())
-        if scores[row].max() >= HOP_EXPLAINED:
-            named.add(int(scores[row].argmax()))
-        named &= passive
-        word = qa.words[i]
+        named = set(cols[by_form[row]].tolist())
+        if int(meant[row]) in passive and scores[row, meant[row]] >= HOP_EXPLAINED \
+                and verb_form(word):  # fmt: skip
+            named.add(int(meant[row]))
         if not named or is_agent_noun(word) or not (verb_form(word) or _verb_position(qa, i)):
             continue  # ("who was the film's *writer*": a noun)
-        if not verb_form(word):
-            named &= set(np.flatnonzero(lexical[row] > 0).tolist())
         side = None
         for r in sorted(named):
             side = side or _side_named(qa, i)
