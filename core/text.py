@@ -170,6 +170,15 @@ MARKED_MODIFIERS = frozenset().union(*MARKED_SENSES)
 # earlier sense)
 MARKED_STEMS = tuple(frozenset(_STEMMER.stemWord(w) for w in sense) for sense in MARKED_SENSES)
 PAST = 0  # the index of the "former" sense
+# ... and words that speak of the present, against the "former" sense ("X's club *these days*")
+PRESENT_CUES = (("currently",), ("now",), ("nowadays",), ("presently",), ("today",),
+                ("these", "days"), ("at", "the", "moment"), ("at", "present"))  # fmt: skip
+
+
+def says_now(words: list[str]) -> bool:
+    """Does the question speak of the present ("currently", "these days", "at the moment")?"""
+    return any(tuple(words[i : i + len(cue)]) == cue
+               for cue in PRESENT_CUES for i in range(len(words) - len(cue) + 1))  # fmt: skip
 
 
 def word_senses(words: list[str], i: int) -> set[int]:

@@ -30,6 +30,7 @@ from core.kg.semantics import label_parts, semantics_for
 from core.kg.source import KGSource
 from core.loop import State
 from core.path_fit import anchor_kind, explain
+from core.text import says_now
 from core.trace import Action
 from core.workspace import Workspace, bundled_kb_dir
 
@@ -3494,3 +3495,21 @@ def test_a_name_compared_with_a_passive_subject_is_on_its_side(tmp_path: Path) -
     trace = Engine(workspace).ask(
         "Which other bands were influenced by the same bands as Hidden Anchors?", kb="music")
     assert sorted(trace.answer_labels) == ["Gentle Tides", "The Electric Parades"]
+
+
+def test_words_that_speak_of_the_present() -> None:
+    assert says_now("what team is x on these days".split())
+    assert says_now("which club is x at at the moment".split())
+    assert not says_now("which teams did x play for in the past".split())
+    assert not says_now("what days are these".split())
+
+
+def test_the_encoder_does_not_bring_back_an_unsaid_former_sense_now(tmp_path: Path) -> None:
+    """The football dev KB's tuning question: the contextual encoder reads "these days" close
+    to `former club`; nothing says "former", and the question speaks of the present (fails
+    without `says_now` in `_read_by_context`: CD Montjuic, his former club)."""
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "football" / "kb.tsv"
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(dev_kb, name="football")
+    trace = Engine(workspace).ask("What team is Lucas Ibarra on these days?", kb="football")
+    assert trace.answer_labels == ["Real Castellana"]

@@ -35,7 +35,7 @@ from core.path_fit import (
     explain_paths,
     path_reach,
 )
-from core.text import MARKED_MODIFIERS, is_plural, word_senses
+from core.text import MARKED_MODIFIERS, is_plural, says_now, word_senses
 from core.textmodel import sentence_model
 
 Hop = tuple[str, str]  # (relation id, "out" | "in")
@@ -257,7 +257,7 @@ class Planner:
         scores = (self.linear if first_stage else self.ranker).scores(x[best])
         order = rank_order(scores, x[best, COVERAGE], hops[best], x[best, UNMARKED] > 0)
         if not first_stage:
-            order = _read_by_context(order, scores, x[best])
+            order = _read_by_context(order, scores, x[best], says_now(qa.words))
         ranked = []
         for j in self._distinct([candidates[i] for i in best], order, limit):
             plan = candidates[best[j]]
@@ -960,17 +960,22 @@ class Planner:
         return sims
 
 
-def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray) -> np.ndarray:
+def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
+                     now: bool = False) -> np.ndarray:  # fmt: skip
     """Where no word names the leader's relations well (its `min_support` under NAMED_AT),
     its lead rests on weak word matches; a plan close behind (CONTEXT_MARGIN) that the
     contextual encoder reads clearly better (CONTEXT_LEAD) goes first ("what does X do *for a
     living*": the static vectors put "living" nearest residence, the encoder reads the
-    profession)."""
+    profession). Where the question speaks of the present (`now`), not one over a relation
+    whose marked modifier it does not say, more than the leader ("what team is X on *these
+    days*": the encoder reads `former club` closer; "every team X has *left*" it reads
+    rightly)."""
     lead = order[0]
     if x[lead, SUPPORT] >= NAMED_AT:
         return order
     close = [i for i in order.tolist() if scores[i] >= scores[lead] - CONTEXT_MARGIN
-             and x[i, CONTEXT] >= x[lead, CONTEXT] + CONTEXT_LEAD]  # fmt: skip
+             and x[i, CONTEXT] >= x[lead, CONTEXT] + CONTEXT_LEAD
+             and not (now and x[i, UNMARKED] > x[lead, UNMARKED])]  # fmt: skip
     if not close:
         return order
     best = max(close, key=lambda i: x[i, CONTEXT])
