@@ -1600,8 +1600,8 @@ def said_senses(qa: QuestionAnalysis, skip: set[int]) -> set[int]:
     forms = said | {f for w in said for f in word_forms(w)}
     senses = {j for j, (sense, stems) in enumerate(zip(MARKED_SENSES, MARKED_STEMS, strict=True))
               if sense & forms or stems & forms}  # fmt: skip
-    return senses | {j for i, w in enumerate(qa.words) if w == "used" and i not in skip
-                     for j in word_senses(qa.words, i)}  # fmt: skip
+    return senses | {j for i, w in enumerate(qa.words) if w in ("used", "before")
+                     and i not in skip for j in word_senses(qa.words, i)}  # fmt: skip
 
 
 def _name_variants(by_role: np.ndarray, pairs: list[tuple[int, int]]) -> None:

@@ -184,9 +184,11 @@ def says_now(words: list[str]) -> bool:
 def word_senses(words: list[str], i: int) -> set[int]:
     """The marked senses (indexes into MARKED_SENSES) the word at i says: its own
     ("*former*", "*previously*"), or the past of English "*used to*" ("who used to play for
-    X" played for X before)."""
+    X" played for X before) and of "*before*" said of no year or number."""
     if words[i] == "used" and i + 1 < len(words) and words[i + 1] == "to":
         return {PAST}
+    if words[i] == "before" and not any(c.isdigit() for c in "".join(words[i + 1 : i + 4])):
+        return {PAST}  # "where did X play *before* his current side" (not "before 2005")
     return {j for j, sense in enumerate(MARKED_SENSES) if words[i] in sense}
 
 

@@ -1301,6 +1301,7 @@ Dan Wood\tage\t31
     ("Which players previously played for Rovers FC?", ["Caio Lima"]),
     ("Who used to play for Harriers FC?", ["Ann Kerr", "Dan Wood"]),
     ("List the clubs Dan Wood used to play for", ["Harriers FC"]),
+    ("Where did Caio Lima play before his current club?", ["Rovers FC"]),
 ])  # fmt: skip
 def test_a_marked_modifier_is_read_by_its_sense(tmp_path: Path, question: str,
                                                 expected: list[str]) -> None:  # fmt: skip
@@ -3513,3 +3514,10 @@ def test_the_encoder_does_not_bring_back_an_unsaid_former_sense_now(tmp_path: Pa
     workspace.import_file(dev_kb, name="football")
     trace = Engine(workspace).ask("What team is Lucas Ibarra on these days?", kb="football")
     assert trace.answer_labels == ["Real Castellana"]
+
+
+def test_before_says_the_past_unless_said_of_a_year() -> None:
+    from core.text import PAST, word_senses
+    assert word_senses("where did x play before his current club".split(), 4) == {PAST}
+    assert word_senses("films released before 2005".split(), 2) == set()
+    assert word_senses("films released before the year 2005".split(), 2) == set()
