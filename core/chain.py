@@ -254,9 +254,29 @@ def _said_before(qa: QuestionAnalysis, needy: set[int], chain: list[set[int]]) -
     that part's words do ("In which *country* is the team that X plays for", "which *players*
     are in the team captained by X"; not "which *stadium* is the *home* of …")?"""
     start = min(chain[-1])
-    before = {t for t in needy if t < start}
+    before = {t for t in needy if t < start} - _same_node(qa, start)
     return bool(before) and bool(_best_relation(qa, before)
                                  - _best_relation(qa, chain[-1] & needy))  # fmt: skip
+
+
+def _same_node(qa: QuestionAnalysis, start: int) -> set[int]:
+    """The noun asked about where the question says it *is* the chain's outermost part ("which
+    *company is the parent* of …": one node, no hop between) — not where a preposition puts
+    it elsewhere ("*in* which country is the team …", "which country is the team … *in*")."""
+    words, focus = qa.words, qa.answer.focus
+    if focus is None or focus < 1 or words[focus - 1] not in WH_WORDS:
+        return set()
+    k = focus + 1
+    if k >= len(words) or words[k] not in COPULAS:
+        return set()
+    k += 1 + (k + 1 < len(words) and words[k + 1] in ARTICLES)
+    if k not in (start, start + (words[start] in ARTICLES)):
+        return set()
+    elsewhere = _LOCATIVES | {"of", "for", "to", "by"}
+    last = max((i for i, w in enumerate(words) if w), default=0)
+    if (focus > 1 and words[focus - 2] in elsewhere) or words[last] in elsewhere:
+        return set()
+    return {focus}
 
 
 def _best_relation(qa: QuestionAnalysis, tokens: set[int]) -> set[int]:

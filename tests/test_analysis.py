@@ -3521,3 +3521,27 @@ def test_before_says_the_past_unless_said_of_a_year() -> None:
     assert word_senses("where did x play before his current club".split(), 4) == {PAST}
     assert word_senses("films released before 2005".split(), 2) == set()
     assert word_senses("films released before the year 2005".split(), 2) == set()
+
+
+FIRMS_OWNED = """\
+Delmar Industries\tsubsidiary\tKell Tools
+Delmar Industries\tsubsidiary\tOrra Foods
+Kell Tools\tparent organization\tDelmar Industries
+Orra Foods\tparent organization\tDelmar Industries
+Kell Tools\tcountry\tNorway
+Orra Foods\tcountry\tSweden
+"""
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    # the noun asked about *is* the outermost part: one node, no hop of its own
+    ("Which company is the parent of the companies that Delmar Industries owns?", 2),
+    # ... but where a preposition puts it elsewhere, a hop beyond the clause
+    ("In which country is the company that Delmar Industries owns?", 2),
+])  # fmt: skip
+def test_the_noun_asked_about_said_to_be_the_chain_s_head_is_no_hop(
+        tmp_path: Path, question: str, parts: int) -> None:  # fmt: skip
+    engine = tiny_engine(tmp_path, FIRMS_OWNED, "owned")
+    qa = analyse(question, engine.kg("owned"))
+    assert chain_length(qa, qa.entities[0]) == parts
+
