@@ -349,10 +349,11 @@ class Lexicon:
         self._cache: dict[str, dict[str, float]] = {}
         self._senses: dict[str, dict[str, float]] = {}
         self._paraphrased: dict[str, dict[str, float]] = {}
-        # relations labelled "<participle> by" with no stored inverse (`_passive_labels`)
+        # relations whose label says which side does the verb, with no stored inverse:
+        # index -> is the doer the object (`_voiced_labels`)
         sem = semantics_for(kg)
-        self.passive = frozenset(sem.code[r.id] for r in kg.relations
-                                 if r.id not in sem.inverse and _passive_label(r.label))
+        self.voiced = {sem.code[r.id]: doer for r in kg.relations if r.id not in sem.inverse
+                       and (doer := label_doer(r.label)) is not None}  # fmt: skip
         self._unsaid: dict[tuple[str, str], set[str] | None] = {}
         self.by_form: dict[str, dict[str, float]] = defaultdict(dict)
         for rel_id, forms in forms_by_rel.items():
@@ -1398,7 +1399,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     for rel, inverse in sem.inverse.items():
         by_role[:, 2 * sem.code[rel] + 1] = scores[:, sem.code[inverse]]
     owned = _name_both_ways(qa, rows, lexical, scores, by_role, sem)
-    _passive_labels(qa, rows, lexical, scores, by_role, sem, lexicon.passive)
+    _voiced_labels(qa, rows, lexical, scores, by_role, sem, lexicon.voiced)
     patient = _verb_named(lexicon, qa.words[rows[focus]], lexical[focus], sem) \
         if focus is not None and focus not in whole else []  # fmt: skip
     if focus is not None and focus not in whole and is_agent_noun(qa.words[rows[focus]]):
@@ -1725,23 +1726,24 @@ def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
     return owned
 
 
-def _passive_labels(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
-                    scores: np.ndarray, by_role: np.ndarray, sem: RelationSemantics,
-                    passive: frozenset[int]) -> None:  # fmt: skip
-    """A relation labelled "<participle> by" (`influenced by`, `directed by`) has the doer
-    for its object. A verb naming it says which side a name next to it is on: the doer after
-    "by" ("bands influenced *by X*") or as an active verb's subject ("which bands did *X*
-    influence"), the one it is done to as a passive's subject ("who was *X* influenced by")
-    or an active verb's object ("which bands influenced *X*"). Walked from that name, the
-    relation goes backwards from a doer, forwards otherwise; the other way it is not what the
-    verb says (both ways read alike by meaning: "bands influenced by X" are not X's
-    influences). Only where one side is told and the name takes part in the relation on that
-    side (garbled wording — "which has been written by *the film*" — is left to the rest);
+def _voiced_labels(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
+                   scores: np.ndarray, by_role: np.ndarray, sem: RelationSemantics,
+                   voiced: dict[int, bool]) -> None:  # fmt: skip
+    """A label may say which side does its verb (`label_doer`): the object of `influenced
+    by` and of `doctoral advisor` (X's advisor advised X), the subject of `author of`. A verb
+    naming such a relation says which side a name next to it is on: the doer after "by"
+    ("bands influenced *by X*") or as an active verb's subject ("which bands did *X*
+    influence", "the people *X advised*"), the one it is done to as a passive's subject ("who
+    was *X* influenced by") or an active verb's object ("which bands influenced *X*"). Walked
+    from that name, the relation goes the doer's way; the other way is not what the verb
+    says (both ways read alike by meaning: "bands influenced by X" are not X's influences).
+    Only where one side is told and the name takes part in the relation on that side
+    (garbled wording — "which has been written by *the film*" — is left to the rest);
     relations with a stored inverse are read by `_name_both_ways`."""
-    if not passive or not rows:
+    if not voiced or not rows:
         return
     roles = sem.kg.index.roles
-    cols = np.array(sorted(passive))
+    cols = np.array(sorted(voiced))
     by_form = lexical[:, cols] > 0
     meant = scores.argmax(axis=1)
     for row, i in enumerate(rows):
@@ -1749,7 +1751,7 @@ def _passive_labels(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
         # the relations it names by its form, or, a participle, the one it means clearly
         # ("bands *inspired* by X")
         named = set(cols[by_form[row]].tolist())
-        if int(meant[row]) in passive and scores[row, meant[row]] >= HOP_EXPLAINED \
+        if int(meant[row]) in voiced and scores[row, meant[row]] >= HOP_EXPLAINED \
                 and verb_form(word):  # fmt: skip
             named.add(int(meant[row]))
         if not named or is_agent_noun(word) or not (verb_form(word) or _verb_position(qa, i)):
@@ -1759,15 +1761,25 @@ def _passive_labels(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
             side = side or _side_named(qa, i)
             if side is not None:
                 doer, mention = side
-                code = 2 * r + (1 if doer else 0)  # walked from the name
+                # walked from the name: to the doer's side or from it
+                code = 2 * r + (1 if doer == voiced[r] else 0)
                 if any(code in roles.get(node, ()) for node in mention.ids[:1]):
                     by_role[row, code ^ 1] = -1.0
 
 
-def _passive_label(label: str) -> bool:
-    """Is the label "<participle> by" ("influenced by", "written by")?"""
+def label_doer(label: str) -> bool | None:
+    """Which side of a relation does what its label's verb says: the object (True) of
+    "<participle> by" ("influenced by": X influenced by Y, Y did) and of a label ending on an
+    agent noun ("doctoral advisor": X's advisor Y advised X; "employer"); the subject (False)
+    of an agent noun before "of" ("author of"); None for any other label."""
     words = label_tokens(label.replace(".", " "))
-    return len(words) >= 2 and words[-1] == "by" and verb_form(words[-2])
+    if len(words) >= 2 and words[-1] == "by" and verb_form(words[-2]):
+        return True
+    if words and is_agent_noun(words[-1]):
+        return True
+    if len(words) >= 2 and words[-1] == "of" and is_agent_noun(words[-2]):
+        return False
+    return None
 
 
 def _side_named(qa: QuestionAnalysis, i: int) -> tuple[bool, EntityMention] | None:

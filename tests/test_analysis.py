@@ -3545,3 +3545,37 @@ def test_the_noun_asked_about_said_to_be_the_chain_s_head_is_no_hop(
     qa = analyse(question, engine.kg("owned"))
     assert chain_length(qa, qa.entities[0]) == parts
 
+
+
+ADVISORS = """\
+Ada Lind\tdoctoral_advisor\tBo Ek
+Cy Holm\tdoctoral_advisor\tBo Ek
+Bo Ek\tdoctoral_advisor\tDag Ros
+Ada Lind\temployer\tNorrvik Institute
+Cy Holm\temployer\tHalden College
+Bo Ek\temployer\tMalmo University
+Dag Ros\temployer\tOslo University
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "answers"),
+    [
+        # `doctoral advisor` has the doer for its object: the people *Bo Ek advised* are
+        # those whose advisor he is, not his own advisor
+        ("the institutions that employ people Bo Ek advised", ["Halden College",
+                                                                "Norrvik Institute"]),
+        ("Who advised Bo Ek?", ["Dag Ros"]),
+    ],
+)
+def test_an_agent_noun_label_has_the_doer_for_its_object(
+        tmp_path: Path, question: str, answers: list[str]) -> None:  # fmt: skip
+    engine = tiny_engine(tmp_path, ADVISORS, "advisors")
+    assert sorted(engine.ask(question, kb="advisors").answer_labels) == answers
+
+
+def test_which_side_a_label_says_does_its_verb() -> None:
+    from core.analysis import label_doer
+    assert label_doer("influenced by") and label_doer("doctoral advisor")
+    assert label_doer("author of") is False
+    assert label_doer("plays for club") is None and label_doer("spouse") is None
