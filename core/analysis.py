@@ -1754,8 +1754,9 @@ def _voiced_labels(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
         if int(meant[row]) in voiced and scores[row, meant[row]] >= HOP_EXPLAINED \
                 and verb_form(word):  # fmt: skip
             named.add(int(meant[row]))
-        if not named or is_agent_noun(word) or not (verb_form(word) or _verb_position(qa, i)):
-            continue  # ("who was the film's *writer*": a noun)
+        if not named or is_agent_noun(word) or not (
+                verb_form(word) or (_verb_position(qa, i) and lexnet.senses(word, "v"))):
+            continue  # ("who was the film's *writer*", "whose *doctoral* advisor": no verb)
         side = None
         for r in sorted(named):
             side = side or _side_named(qa, i)

@@ -3547,7 +3547,7 @@ def test_the_noun_asked_about_said_to_be_the_chain_s_head_is_no_hop(
 
 
 
-ADVISORS = """\
+ADVISED = """\
 Ada Lind\tdoctoral_advisor\tBo Ek
 Cy Holm\tdoctoral_advisor\tBo Ek
 Bo Ek\tdoctoral_advisor\tDag Ros
@@ -3570,7 +3570,7 @@ Dag Ros\temployer\tOslo University
 )
 def test_an_agent_noun_label_has_the_doer_for_its_object(
         tmp_path: Path, question: str, answers: list[str]) -> None:  # fmt: skip
-    engine = tiny_engine(tmp_path, ADVISORS, "advisors")
+    engine = tiny_engine(tmp_path, ADVISED, "advisors")
     assert sorted(engine.ask(question, kb="advisors").answer_labels) == answers
 
 
