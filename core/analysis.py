@@ -1635,7 +1635,10 @@ def _unasked_heads(qa: QuestionAnalysis, row_words: list[str], sem: RelationSema
     """ "*Where* does X *work*": a word that names an "H of C" relation only by its form in C
     ("field of *work*") names it no more than it is like H, where the question asks for a
     place, a time or a number that H is not ("field" is no place) and no word says H. An
-    asked head keeps it: "*where* was X born" is the *place* of birth, "*when*" the *year*."""
+    asked head keeps it: "*where* was X born" is the *place* of birth, "*when*" the *year*.
+    A verb that is an inflection of C is held to the same where the question asks for a
+    person or a kind its noun says ("who *works* for X", "which *city* does X *work* in":
+    neither is a field); a bare "what does X work on" keeps it."""
     if not row_words:
         return
     concept = _ASKED_KINDS.get(qa.answer.wh)
@@ -1669,6 +1672,8 @@ def _verb_place(qa: QuestionAnalysis, i: int) -> bool:
     wh-word, an auxiliary), which decides a verb's direction; this only lets a verb be read
     as one (items 140–141: tuning −11 with `_verb_position`)."""
     return i > 0 and not words_before_a_noun(qa.words[i - 1])
+
+
 # what a where / when / how-many question asks for, to compare a relation's head noun with
 _ASKED_KINDS = {"place": PLACE_WORDS, "time": "time date year", "number": "number amount count"}
 HEAD_ASKED = 0.35  # a head noun this like the kind asked for is asked ("place", "year")

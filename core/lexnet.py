@@ -169,6 +169,7 @@ _GENUS_ENDS = frozenset("of with who whom whose that which where when from for t
 _DETERMINERS = frozenset(("a", "an", "the", "your", "one's"))
 
 
+@lru_cache(maxsize=8192)
 def genus_words(word: str, pos: str = "n", most_senses: int = 2) -> tuple[str, ...]:
     """The words of the first noun phrase of the definition of a word's first sense in part
     of speech `pos`, up to a preposition or relative pronoun ("mentor": "a wise and trusted
@@ -202,7 +203,8 @@ _LIGHT = frozenset("be a an the of to in on at for by with or and one's oneself 
 def paraphrase_words(word: str, pos: str = "v", first: int = QUESTION_SENSES) -> tuple[str, ...]:
     """The content words of the short definitions (at most PARAPHRASE_WORDS words before any
     ";") of a word's `first` senses in part of speech `pos`: "work" is "be *employed*",
-    "study" "be a *student*", "head" "be in *charge* of" — another way to say the same."""
+    "study" "be a *student*" — another way to say the same (not "pen": "produce a literary
+    work", a definition)."""
     out: list[str] = []
     # (the first lemma read in that part of speech: "studied" is an adjective too)
     for lemma in [w for w in lemmas(word) if pos in (_senses_of(w) or {})][:1]:
