@@ -42,6 +42,7 @@ from core.text import (
     STOPWORDS,
     content_words,
     is_agent_noun,
+    is_agentive_label,
     is_plural,
     normalize,
     singular,
@@ -1755,14 +1756,14 @@ def _voiced_labels(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
     meant = scores.argmax(axis=1)
     for row, i in enumerate(rows):
         word = qa.words[i]
+        participle = verb_form(word)
         # the relations it names by its form, or, a participle, the one it means clearly
         # ("bands *inspired* by X")
         named = set(cols[by_form[row]].tolist())
-        if int(meant[row]) in voiced and scores[row, meant[row]] >= HOP_EXPLAINED \
-                and verb_form(word):  # fmt: skip
+        if participle and int(meant[row]) in voiced and scores[row, meant[row]] >= HOP_EXPLAINED:
             named.add(int(meant[row]))
         if not named or is_agent_noun(word) or not (
-                verb_form(word) or (_verb_position(qa, i) and lexnet.senses(word, "v"))):
+                participle or (_verb_position(qa, i) and lexnet.senses(word, "v"))):
             continue  # ("who was the film's *writer*", "whose *doctoral* advisor": no verb)
         side = None
         for r in sorted(named):
@@ -1778,12 +1779,12 @@ def _voiced_labels(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
 def label_doer(label: str) -> bool | None:
     """Which side of a relation does what its label's verb says: the object (True) of
     "<participle> by" ("influenced by": X influenced by Y, Y did) and of a label ending on an
-    agent noun ("doctoral advisor": X's advisor Y advised X; "employer"); the subject (False)
-    of an agent noun before "of" ("author of"); None for any other label."""
-    words = label_tokens(label.replace(".", " "))
-    if len(words) >= 2 and words[-1] == "by" and verb_form(words[-2]):
-        return True
-    if words and is_agent_noun(words[-1]):
+    agent noun ("doctoral advisor": X's advisor Y advised X; "employer") — the agentive
+    labels (`is_agentive_label`), where "by" follows a participle; the subject (False) of an
+    agent noun before "of" ("author of"); None for any other label."""
+    label = label.replace(".", " ")
+    words = label_tokens(label)
+    if is_agentive_label(label) and (words[-1] != "by" or verb_form(words[-2])):
         return True
     if len(words) >= 2 and words[-1] == "of" and is_agent_noun(words[-2]):
         return False
@@ -1800,7 +1801,7 @@ def _side_named(qa: QuestionAnalysis, i: int) -> tuple[bool, EntityMention] | No
     def starting(at: int) -> EntityMention | None:
         """The name at `at` (after an article, or with its own), not an owner ("by *X*'s
         influences")."""
-        starts = {at, at + (words[at : at + 1] in [[a] for a in ARTICLES])}
+        starts = {at, at + (at < len(words) and words[at] in ARTICLES)}
         found = next((m for m in names if m.start in starts), None)
         if found is not None and words[found.end : found.end + 1] != ["'s"]:
             return found
