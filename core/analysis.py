@@ -30,7 +30,7 @@ import numpy as np
 
 import core.lexnet as lexnet
 from core.constraints import Comparison, find_comparisons
-from core.kg.semantics import RelationSemantics, label_parts, semantics_for
+from core.kg.semantics import KIND_SHARE, RelationSemantics, label_parts, semantics_for
 from core.kg.store import KnowledgeGraph
 from core.text import (
     EVENT_NOUNS,
@@ -189,6 +189,10 @@ class QuestionAnalysis:
     # the type noun asked about that names relations by its form ("which *nation*"): its row,
     # that score and its word forms, for the hops whose nodes its relations point at
     kind_focus: tuple[int, float, frozenset[str]] | None = None
+    # (row, forms) of a noun asked about that names no relation but that a dictionary gives
+    # as what one of the KB's kinds is ("which *teams*": a club is "a team of …"): answers of
+    # that kind explain it, though it names none of the hops (core.path_fit)
+    genus_focus: tuple[int, frozenset[str]] | None = None
     # per word row: the relations it meets only in a head whose qualifiers the question does
     # not say ("team": `national team`, "national" unsaid) — the trace says so
     unsaid: dict[int, list[str]] = field(default_factory=dict)
@@ -1413,6 +1417,9 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
             and not _relational(qa.words, rows[focus]):
         _kind_focus(by_role, focus, float(lexical[focus].max()), qa.words[rows[focus]], sem)
         qa.kind_focus = (focus, float(lexical[focus].max()), word_forms(qa.words[rows[focus]]))
+    elif focus is not None and focus not in whole and not _relational(qa.words, rows[focus]) \
+            and word_forms(qa.words[rows[focus]]) & sem.genera:
+        qa.genus_focus = (focus, word_forms(qa.words[rows[focus]]))
     for row, i in enumerate(rows):  # ... and another noun so: "X's *record* label"
         if row != focus and row not in whole and i > 0 and words_before_a_noun(qa.words[i - 1]):
             other = _verb_named(lexicon, qa.words[i], lexical[row], sem)
@@ -1503,7 +1510,11 @@ def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemant
         after = words[i + 1] if i + 1 < len(words) else ""
         subject = i > 0 and not words_before_a_noun(words[i - 1])
         said_objects = [m.ids[0] for m in qa.entities if m.start == i + 1 and m.ids]
-        if not subject or (after not in _COMPLEMENT_PREPOSITIONS and not said_objects):
+        if not subject:
+            continue
+        # (the verb said with a preposition or an object; or only with a name further on)
+        said_with = after in _COMPLEMENT_PREPOSITIONS or bool(said_objects)
+        if not said_with and not _complement_names(qa, i):
             continue
         for r in np.flatnonzero(lexical[row] > 0).tolist():
             if any(2 * r + 1 in roles.get(node, ()) for node in said_objects):
@@ -1516,9 +1527,71 @@ def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemant
                 if at and not verb_form(label[at[0]]):  # ("*starred* actors": the actors
                     # who starred, no object: "who co-starred *with* X" names it)
                     label_objects.append(label[at[0] + 1] if at[0] + 1 < len(label) else None)
-            if label_objects and all(o and o not in STOPWORDS and not _said(o, spoken)
-                                     for o in label_objects):  # fmt: skip
+            if said_with and label_objects and all(o and o not in STOPWORDS
+                                                   and not _said(o, spoken)
+                                                   for o in label_objects):  # fmt: skip
                 lexical[row, r] = scores[row, r] = -1.0
+            elif label_objects and all(o in _COMPLEMENT_PREPOSITIONS for o in label_objects):
+                taken = _foreign_complement(qa, i, label_objects, roles, 2 * r + 1,
+                                            said_objects)  # fmt: skip
+                if taken:
+                    _transfer(sem, row, r, taken, scores)
+                    lexical[row, r] = scores[row, r] = -1.0
+
+
+def _complement_names(qa: QuestionAnalysis, i: int) -> dict[str, list[str]]:
+    """Per preposition after the verb at token i, before the next verb or wh-word, the
+    nodes of the name right after it ("plays as defender *for Sweden*": {"for": [Sweden]})
+    — memoised per question and verb."""
+    key = ("complement-names", i)
+    if key not in qa._cache:
+        words, out = qa.words, {}
+        starts: dict[int, EntityMention] = {}  # the longest name at each token
+        for m in qa.entities:
+            if m.named and m.ids and m.end > getattr(starts.get(m.start), "end", -1):
+                starts[m.start] = m
+        for k in range(i + 1, min(len(words), i + 6)):
+            if words[k] in WH_WORDS or words[k] in RELATIVE_PRONOUNS:
+                break
+            if words[k] in _COMPLEMENT_PREPOSITIONS:
+                at = k + 2 if k + 1 < len(words) and words[k + 1] in ARTICLES else k + 1
+                name = starts.get(at)
+                if name and (name.end >= len(words) or words[name.end] != "'s"):
+                    out.setdefault(words[k], list(name.ids[:2]))  # (not "for *X's* side")
+        qa._cache[key] = out
+    return qa._cache[key]
+
+
+def _foreign_complement(qa: QuestionAnalysis, i: int, prepositions: list[str], roles: dict,
+                        object_role: int, said_objects: list[str]) -> list[str]:  # fmt: skip
+    """The nodes the verb at token i, whose label takes a preposition ("plays *for* club"),
+    takes here that its relation never has: a direct object ("players who *play defender*",
+    not one of its objects: checked by the caller), or after that preposition a name that
+    is never its object ("who plays as defender *for Sweden*": a national side, no club);
+    none where it takes what its relation has."""
+    if said_objects:
+        return said_objects
+    names = _complement_names(qa, i)
+    said = [node for p in prepositions for node in names.get(p, ())]
+    return said if said and all(object_role not in roles.get(node, ()) for node in said) else []
+
+
+TRANSFER = 0.8  # a verb's reading carried over to the relation its complement takes, this much
+
+
+def _transfer(sem: RelationSemantics, row: int, r: int, taken: list[str],
+              scores: np.ndarray) -> None:  # fmt: skip
+    """The verb of relation r, said of a node r never reaches (`_foreign_complement`), names
+    the relation of the same subjects that does reach it and whose label is most like r's
+    ("who plays for *Sweden*": `national team`, what players also have, not `nationality`;
+    "players who play *defender*": `position`) — at TRANSFER of its reading of r."""
+    roles, follow = sem.kg.index.roles, sem.kg.index.follow
+    options = [c >> 1 for node in taken for c in roles.get(node, ())
+               if c % 2 and c >> 1 != r
+               and follow.get(c, {}).get(2 * r, 0.0) >= KIND_SHARE]  # fmt: skip
+    if options:
+        best = max(set(options), key=lambda o: float(sem.label_vecs[o] @ sem.label_vecs[r]))
+        scores[row, best] = max(scores[row, best], TRANSFER * scores[row, r])
 
 
 def _said(word: str, spoken: list[str]) -> bool:

@@ -203,6 +203,13 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     for row, of_topic in role_verbs:
         if not of_topic:
             got[row] = qa.best[rows[row]]
+    if focus_row is not None and qa.genus_focus is not None \
+            and qa.genus_focus[0] == rows[focus_row]:  # fmt: skip
+        # "which *teams* …" of a KB of clubs: the answers are of a kind the noun is the
+        # dictionary's genus of — the word is explained, though it names no hop
+        on_genus = kind_on_path(qa, paths, qa.genus_focus[1], first=True)
+        got[focus_row] = np.where(on_genus, np.maximum(got[focus_row], qa.best[rows[focus_row]]),
+                                  got[focus_row])  # fmt: skip
     if extra is not None and extra.size:
         by_name = qa.named[rows]  # (w, R + 1)
         got = np.maximum(got, by_name[:, extra].max(axis=2))
@@ -494,19 +501,28 @@ def focus_has(qa: QuestionAnalysis, row: int, lexical: bool = False) -> np.ndarr
     return qa._cache[key]
 
 
-def kind_on_path(qa: QuestionAnalysis, paths: np.ndarray) -> np.ndarray:
+def kind_on_path(qa: QuestionAnalysis, paths: np.ndarray, forms: frozenset[str] | None = None,
+                 first: bool = False) -> np.ndarray:  # fmt: skip
     """(n,) bool: does the type noun asked about (`QuestionAnalysis.kind_focus`) name what
     the path's last hop reaches, where the path reaches it — the nodes the relations it
     names point at? "which *nation* is the employer of X headquartered in": from cities
     `located in` reaches nations, though over all its subjects it reaches cities as often
-    (`RelationSemantics.kind_after`). The first hop is read by the relation alone."""
+    (`RelationSemantics.kind_after`). The first hop is read by the relation alone, unless
+    `first` (then by the kinds its relation reaches: `RelationSemantics.kind_heads`).
+    `forms`: another noun's forms than the type noun's."""
     out = np.zeros(len(paths), bool)
-    if qa.kind_focus is None or not len(paths):
+    if forms is None:
+        forms = qa.kind_focus[2] if qa.kind_focus is not None else frozenset()
+    if not forms or not len(paths):
         return out
-    forms, sem = qa.kind_focus[2], qa.semantics
+    sem = qa.semantics
     last = (paths >= 0).sum(axis=1) - 1
-    for i in np.flatnonzero(last >= 1).tolist():
-        out[i] = bool(forms & sem.kind_after(int(paths[i, last[i] - 1]), int(paths[i, last[i]])))
+    for i in np.flatnonzero(last >= 0).tolist():
+        if last[i] >= 1:
+            out[i] = bool(forms & sem.kind_after(int(paths[i, last[i] - 1]),
+                                                 int(paths[i, last[i]])))  # fmt: skip
+        elif first:
+            out[i] = bool(forms & sem.kind_heads[int(paths[i, 0])])
     return out
 
 

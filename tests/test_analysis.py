@@ -1673,6 +1673,82 @@ def test_a_type_noun_is_typed_by_its_singular(tmp_path: Path) -> None:
     assert answer_fit(qa, kg, rel["league"], "in") > 0.3
 
 
+@pytest.fixture(scope="module")
+def football_dev(tmp_path_factory: pytest.TempPathFactory) -> tuple[Engine, list[list[str]]]:
+    """An engine over the football dev KB, and its triples (to read gold answers off)."""
+    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "football" / "kb.tsv"
+    workspace = Workspace(tmp_path_factory.mktemp("football-dev") / "home")
+    workspace.import_file(kb, name="football")
+    return Engine(workspace), [r.split("\t") for r in kb.read_text(encoding="utf-8").splitlines()]
+
+
+def _having(rows: list[list[str]], relation: str, obj: str) -> set[str]:
+    return {s for s, r, o in rows if r == relation and o == obj}
+
+
+@pytest.mark.slow  # imports a dev KB of 6k triples
+@pytest.mark.parametrize(
+    ("question", "side", "position"),
+    [
+        # "play *defender*": a direct object `plays for club` never has ("play" is `position`)
+        ("List the Colombia national team players who play defender", "Colombia", "defender"),
+        ("List the Spain national team players who play forward", "Spain", "forward"),
+        # "plays … *for Sweden*": a national side, never what `plays for club` reaches — the
+        # verb names the relation of the same players that does (`national team`)
+        ("Who plays as defender for Sweden?", "Sweden", "defender"),
+        ("Who plays as goalkeeper for Japan?", "Japan", "goalkeeper"),
+    ],
+)
+def test_a_verb_taking_what_its_relation_never_has_names_the_one_that_does(
+        football_dev: tuple[Engine, list[list[str]]], question: str, side: str,
+        position: str) -> None:  # fmt: skip
+    """A verb whose label takes a preposition ("*plays for* club") said with a direct object
+    or with a name after that preposition that its relation never reaches says another
+    thing: each walked over clubs and their squads (or a national side's captain) before."""
+    engine, rows = football_dev
+    gold = _having(rows, "nationalTeam", side) & _having(rows, "position", position)
+    assert len(gold) > 1
+    assert set(engine.ask(question, kb="football").answer_labels) == gold, question
+
+
+@pytest.mark.slow  # imports a dev KB of 6k triples
+@pytest.mark.parametrize(
+    ("question", "relation", "topic"),
+    [
+        ("which teams have a manager from Japan", "manager", "Japan"),
+        ("list the teams managed by someone from Scotland", "manager", "Scotland"),
+        ("what teams has Gustav Olsson played for before", "formerClub", "Gustav Olsson"),
+    ],
+)
+def test_a_noun_asked_about_is_read_by_a_dictionarys_genus_of_the_kbs_kinds(
+        football_dev: tuple[Engine, list[list[str]]], question: str, relation: str,
+        topic: str) -> None:  # fmt: skip
+    """The football KB calls them clubs ("plays for *club*"); "teams" lies nearer leagues to
+    the word vectors, so the walk went on from the clubs to their leagues. WordNet defines a
+    club as "a *team* of professional … players": the clubs are what was asked for."""
+    engine, rows = football_dev
+    if relation == "manager":
+        coaches = _having(rows, "coachNationality", topic)
+        gold = {s for s, r, o in rows if r == "manager" and o in coaches}
+    else:
+        gold = {o for s, r, o in rows if r == relation and s == topic}
+    assert set(engine.ask(question, kb="football").answer_labels) == gold, question
+
+
+def test_a_genus_counts_where_it_is_a_kind_the_kb_names_and_tells_apart(tmp_path: Path) -> None:
+    """ "club" is "a *team* of …" and the KB says "team" (`national team`): clubs are teams;
+    "manager" is "*someone* who …", a word the KB's labels do not use."""
+    rows = [(f"Player {i}", "plays for club", f"Club {i % 2}") for i in range(4)]
+    rows += [(f"Player {i}", "national team", f"Nation {i % 2}") for i in range(4)]
+    rows += [(f"Club {i}", "manager", f"Coach {i}") for i in range(2)]
+    kg = _imported(tmp_path, "squads", rows).kg("squads")
+    sem = semantics_for(kg)
+    genus = {kg.label(r): forms for r, forms in zip(sem.rel_ids, sem.genus_forms, strict=True)}
+    assert "team" in genus["plays for club"]
+    assert not genus["manager"] and not genus["national team"]
+    assert "team" in sem.kind_heads[2 * sem.code[next(r for r in sem.rel_ids
+                                                      if kg.label(r) == "manager")] + 1]
+
 
 def _dev_kb(tmp_path: Path, name: str, file: str) -> Engine:
     """An engine over one of the dev KBs in benchmarks/data."""

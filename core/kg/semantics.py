@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import core.lexnet as lexnet
 from core.kg.store import KnowledgeGraph
 from core.kg.terms import is_literal_id
 from core.text import MARKED_SENSES, STOPWORDS, tokens, word_forms
@@ -116,6 +117,8 @@ class RelationSemantics:
         self.self_inverse = np.array([self.inverse.get(r) == r for r in self.rel_ids] + [False])
         self.walks_back = self._walks_back()
         label_words = [tokens(kg.label(r)) for r in self.rel_ids]
+        self.genus_forms = _head_genus(label_words)
+        self.genera = frozenset().union(*self.genus_forms)
         self.kind_forms = self._kind_forms(label_words)
         self.kind_heads = self._kind_forms(label_words, heads_only=True)
         # per relation: its label's words, and the marked senses they carry ("*former* club")
@@ -303,6 +306,8 @@ class RelationSemantics:
                         words = ()
                     for word in words:
                         forms |= word_forms(word)
+                    if words and words is heads:  # ... and what a dictionary says they are
+                        forms |= self.genus_forms[nxt >> 1]
             out.append(frozenset(forms))
         return out
 
@@ -413,7 +418,8 @@ class RelationSemantics:
                 for role in self.kg.index.roles.get(node, ()):
                     if self.named_by_head(role):  # the relation's name names the node
                         counts[role >> 1] = counts.get(role >> 1, 0) + 1
-            forms = frozenset().union(*(self.head_forms[r] for r, c in counts.items()
+            forms = frozenset().union(*(self.head_forms[r] | self.genus_forms[r]
+                                        for r, c in counts.items()
                                         if c >= KIND_SHARE * len(nodes)))  # fmt: skip
             self._kind_after[key] = forms
         return forms
@@ -460,6 +466,29 @@ class RelationSemantics:
             return True
         inv = self.inverse.get(a[0])
         return inv is not None and (inv, "in" if a[1] == "out" else "out") == b
+
+
+def _head_genus(label_words: list[list[str]]) -> list[frozenset[str]]:
+    """Per relation: the word forms of what an English dictionary says its label's head
+    nouns are a kind of (the head of the first noun phrase of their first sense's
+    definition: a *club* is "a *team* of professional … players"), where that word is itself
+    a head noun of the KB's labels (no participle: a *place* is "a point *located*") and the
+    genus of no other head noun there — a kind the KB names, told apart from the others (not
+    "someone", the genus of every agent noun)."""
+    heads = [label_parts(words)[0] for words in label_words]
+    head_forms = {f for hs in heads for w in hs for f in word_forms(w)
+                  if not (w.endswith(("ed", "ing")) and lexnet.may_inflect_a_verb(w))}
+    genus: dict[str, str] = {}
+    for word in {w for hs in heads for w in hs}:
+        found = [w for w in lexnet.genus_words(word, "n", 99) if w.isalpha()]
+        if found and found[-1] != word and not word_forms(found[-1]) & word_forms(word):
+            genus[word] = found[-1]
+    owners: dict[str, set[str]] = {}
+    for word, g in genus.items():
+        owners.setdefault(g, set()).add(word)
+    return [frozenset(f for w in hs if w in genus and len(owners[genus[w]]) == 1
+                      and word_forms(genus[w]) & head_forms
+                      for f in word_forms(genus[w])) for hs in heads]  # fmt: skip
 
 
 def label_parts(label: str | list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
