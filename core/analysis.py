@@ -493,8 +493,11 @@ def _dictionary_senses(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
         if (row == qa.focus_row and not said_of_a_name(qa, i)) or scores[row].max() < -0.5:
             continue  # the noun asked about, a clause's head: they say what the answer is
             # (not "X's sis's *hubby*": a noun said of an owner names a relation of it)
+        # (not one ending on a stranded "in" / "at": "which city does X *work in*" is no
+        # phrase — WordNet's "work in" is mixing in; "which school did X *go to*" attends)
         phrases = ["_".join(words[i:end]) for end in (i + 3, i + 2)
-                   if end <= len(words) and all(words[i + 1 : end])]  # fmt: skip
+                   if end <= len(words) and all(words[i + 1 : end])
+                   and not _stranded(words, end - 1)]  # fmt: skip
         # the longest phrase WordNet knows is what the word means here ("*line* of work" is
         # an occupation, "*main* office" a headquarters)
         said = next((p for p in phrases if lexnet.lemmas(p)), words[i])
@@ -1199,6 +1202,13 @@ def _says_who_is(words: list[str], wh: int) -> bool:
 
 
 STRANDABLE = frozenset("for with against at to from in on".split())
+
+
+def _stranded(words: list[str], k: int) -> bool:
+    """Is token k a preposition of place left at the end, its object the question's fronted
+    phrase ("which city does X work *in*")? Not "to", "for", "on", which end phrasal verbs as
+    often ("go to": attend, "work on": exert effort)."""
+    return words[k] in ("in", "at") and not any(words[k + 1 :])
 # prepositions that open a phrase of their own after a copula ("which was *in* the film X")
 _PHRASE_PREPOSITIONS = frozenset("in on at by with from into inside".split())
 # a clause that follows a stranded preposition ("… line up *for when* …"); not a relative

@@ -209,3 +209,14 @@ def test_study_is_being_a_student(tmp_path: Path) -> None:
     trace = engine_over(tmp_path, dev_kb, "science").ask(
         "Where did Zofia Kamińska's doctoral advisor study?", kb="science")
     assert evidence_path(trace).split(" → ")[-1:] == ["educated at"]
+
+
+def test_a_preposition_left_at_the_end_makes_no_phrase(tmp_path: Path) -> None:
+    # the science dev KB's tuning question: "in" is the fronted "which city"'s, so "work in"
+    # is no phrase (WordNet's "add by mixing"), which had kept "work" from its paraphrase
+    # ("be employed"): the walk went to the city X was born in
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "science" / "kb.tsv"
+    trace = engine_over(tmp_path, dev_kb, "science").ask(
+        "which city does Dwight Holloway work in", kb="science")
+    assert evidence_path(trace) == "employer → located in"
+    assert trace.answer_labels == ["Seattle"]
