@@ -242,7 +242,10 @@ class QuestionAnalysis:
         be ("… is a *doctor*", "plays as *goalkeeper*")?"""
         focus = self.answer.focus
         if focus is not None and mention.start <= focus + 1 and focus <= mention.end:
-            return True  # the focus itself, or the words right before it
+            # the focus itself, or the words right before it — or after it, unless an object
+            # follows: "which organisations *award* the prizes X won" (a verb, no class)
+            return mention.start <= focus or self.words[mention.end : mention.end + 1] == [] \
+                or self.words[mention.end] not in _OBJECT_OPENERS
         if self._says_what_a_name_is(mention):
             return False  # "films with X *as director*": the role of X, not the answer
         before = [w for w in self.words[max(0, mention.start - 2) : mention.start] if w]
@@ -1011,6 +1014,9 @@ def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set =
 QUANTITY_NOUNS = frozenset("number count amount total".split())  # "the *number* of seats"
 
 
+_OBJECT_OPENERS = frozenset("the a an his her their its my your our".split())
+
+
 def _named_not_person(asked: AnswerType, words: list[str], names: set[int],
                       modifiers: frozenset | set, kg: KnowledgeGraph) -> AnswerType:  # fmt: skip
     """"Who is *the employer* of X": "who" asks for a person unless the noun after "is
@@ -1377,6 +1383,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     qa.reach = REACH_WEIGHT * sem.reach_scores(vectors)
     _unsaid_qualifiers(qa, row_words, sem, lexicon, lexical, scores)
     _other_complement(qa, rows, sem, lexical, scores)
+    _verb_not_noun(qa, rows, sem, lexical, scores)
     focus = qa.focus_row
     if focus is not None and not said_of_a_name(qa, rows[focus]):
         # the noun asked about names a relation only by its form ("which *league*"); by
@@ -1546,6 +1553,35 @@ def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemant
                                             said_objects)  # fmt: skip
                 if taken:
                     _transfer(sem, row, r, taken, scores)
+                    lexical[row, r] = scores[row, r] = -1.0
+
+
+_PASSIVE = COPULAS | frozenset("be been being get gets got".split())
+
+
+def _verb_not_noun(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
+                   lexical: np.ndarray, scores: np.ndarray) -> None:  # fmt: skip
+    """A verb taking an object ("who *awarded* the prizes X won") that one label has as its
+    verb (`awarded by`) and another as the noun its own verb takes (`award received`: the
+    award is what is received) names the first: not the second (in place, on both score
+    matrices)."""
+    words = qa.words
+    for row, i in enumerate(rows):
+        if not (0 < i < len(words) - 1 and not words_before_a_noun(words[i - 1])
+                and words[i + 1] in _OBJECT_OPENERS and words[i - 1] not in _PASSIVE):  # fmt: skip
+            continue  # (not "have been *awarded* the prize": the recipients, passive)
+        uses: dict[int, set[str]] = {}
+        for r in np.flatnonzero(lexical[row] > 0).tolist():
+            label = label_tokens(sem.kg.relation(sem.rel_ids[r]).label)
+            for k, w in enumerate(label):
+                if _inflection(words[i], w):
+                    after = label[k + 1] if k + 1 < len(label) else ""
+                    uses.setdefault(r, set()).add(
+                        "noun" if after and verb_form(after) else
+                        "verb" if verb_form(w) or after in PREPOSITIONS else "")  # fmt: skip
+        if any("verb" in u for u in uses.values()):
+            for r, u in uses.items():
+                if u == {"noun"}:
                     lexical[row, r] = scores[row, r] = -1.0
 
 
