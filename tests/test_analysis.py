@@ -22,7 +22,7 @@ from core.analysis import (
     undislocate,
     unfold_in_laws,
 )
-from core.answer_types import answer_fit, hop_kind, nearest_relation, rule_type_fit
+from core.answer_types import answer_fit, doer_share, hop_kind, nearest_relation, rule_type_fit
 from core.chain import chain_length
 from core.constraints import find_comparisons
 from core.engine import Engine
@@ -1792,6 +1792,40 @@ def test_a_passive_verb_with_an_object_keeps_the_noun_label(
     trace = engine.ask("which scientists have been awarded the Halvorsen Prize?", kb="science")
     assert set(trace.answer_labels) == {s for s, r, o in rows
                                         if r == "award_received" and o == "Halvorsen Prize"}
+
+
+@pytest.mark.parametrize(
+    ("question", "gold"),
+    [
+        # the projects N funds, then who leads them: a project does nothing, "who" asks for
+        # one who does (the first hop's projects were the answer)
+        ("Who leads the projects that the Norrington Foundation funds?",
+         lambda rows: {o for s, r, o in rows if r == "principal_investigator" and s in {
+             s2 for s2, r2, o2 in rows if r2 == "funded_by" and o2 == "Norrington Foundation"}}),
+        ("Who has published in Acta Mathematica Wexcombe?",
+         lambda rows: {s for s, r, o in rows if r == "author_of" and o in {
+             s2 for s2, r2, o2 in rows if r2 == "published_in"
+             and o2 == "Acta Mathematica Wexcombe"}}),
+    ],
+)
+def test_who_walks_on_from_things_that_do_nothing_to_those_that_do(
+        science_dev: tuple[Engine, list[list[str]]], question: str, gold) -> None:  # fmt: skip
+    engine, rows = science_dev
+    assert set(engine.ask(question, kb="science").answer_labels) == gold(rows) != set()
+
+
+def test_a_doer_is_a_node_on_the_doing_side_of_an_agentive_label(tmp_path: Path) -> None:
+    """`funded by`'s object funds, `author of`'s subject writes, `principal investigator`'s
+    object investigates; projects and papers are on the other side of each."""
+    rows = [("Project A", "funded by", "Trust T"), ("Project A", "principal investigator", "Ann"),
+            ("Ann", "author of", "Paper P"), ("Paper P", "published in", "Journal J")]
+    kg = _imported(tmp_path, "doers", rows).kg("doers")
+    sem = semantics_for(kg)
+    rel = {kg.label(r): sem.code[r] for r in sem.rel_ids}
+    assert doer_share(sem, 2 * rel["funded by"]) == 1.0  # trusts
+    assert doer_share(sem, 2 * rel["funded by"] + 1) == 0.0  # projects
+    assert doer_share(sem, 2 * rel["author of"] + 1) == 1.0  # authors
+    assert doer_share(sem, 2 * rel["published in"] + 1) == 0.0  # papers
 
 
 def _dev_kb(tmp_path: Path, name: str, file: str) -> Engine:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from core.agents.planner import Plan
 from core.analysis import QuestionAnalysis, role_codes
+from core.answer_types import doer_share
 from core.judges import TYPE_MISMATCH
 from core.loop import Reading, State
 from core.trace import Action, Step
@@ -20,6 +21,7 @@ EXTEND_MARGIN = 1.0  # a longer plan is walked on only if it scores this close t
 WRONG_KIND = -0.95  # type fit (core.answer_types, [-1, 1]) at the KB's average role or below
 KIND_LIFT = 0.5  # ... and how much better a longer plan must fit to walk on regardless of score
 SWITCH_LOSS = 0.3  # after an empty query, another plan is tried only if it explains about as much
+DOERS = 0.5  # "who": a longer plan reaching nodes this often doers walks on from no doers
 
 
 def type_fit(plan: Plan) -> float:
@@ -163,13 +165,20 @@ class RulePlanRun:
         (another hop only helps if it explains words the current path leaves unexplained) —
         or, where a rule types the answer (`typed`), one that gives the kind asked for; or,
         where the question asks where something is from (`where`), one that reaches places
-        where the current reaches none."""
+        where the current reaches none; or, for "who", one that reaches doers where the
+        current reaches none (`doer_share`)."""
         base = self.plan
         base_fit = type_fit(base)
+        sem = self.analysis.semantics
+        who = self.analysis.answer.wh == "person" and bool(base.hops) \
+            and doer_share(sem, role_codes(sem, base.hops[-1:])[0]) == 0.0  # fmt: skip
         for i, other in enumerate(self.plans):
             # the current answers are the wrong kind and the longer plan's the right one
-            # ("what *types* are the films X directed": films, then their genres)
-            righted = typed and base_fit < 0 < type_fit(other)
+            # ("what *types* are the films X directed": films, then their genres; "*who*
+            # leads the projects X funds": projects do nothing, their investigators do)
+            righted = (typed and base_fit < 0 < type_fit(other)) or (
+                who and self._continues(i)
+                and doer_share(sem, role_codes(sem, other.hops[-1:])[0]) >= DOERS)
             # "where … from": the current answers are no more a place than the KB's average
             # role gives ("*where* is X's manager from": a person) and the longer plan's
             # clearly more so: the judge will not take them, so the plan walks on whatever it
