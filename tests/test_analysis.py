@@ -3670,6 +3670,23 @@ def test_the_encoder_does_not_bring_back_an_unsaid_former_sense_now(tmp_path: Pa
     assert trace.answer_labels == ["Real Castellana"]
 
 
+def test_the_encoder_adds_no_hop_that_no_word_names(tmp_path: Path) -> None:
+    """The business dev KB's tuning question: the graduates of U, then the firms whose CEO
+    they are, names both hops ("alumnus", "CEO"); the encoder read a longer walk through
+    their employers closer (`educated at → employer → …`, a hop no word names) and, the
+    leader's words naming its hops only weakly, overturned it (fails without the
+    unexplained-hops check in `_read_by_context`)."""
+    engine = _dev_kb(tmp_path, "business", "kb.nt")
+    question = "At which companies is the CEO an alumnus of Hartwell University?"
+    gold = next(line.split("\t")[1] for line in (
+        Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "business"
+        / "questions.tsv").read_text(encoding="utf-8").splitlines()
+        if line.startswith(question))  # fmt: skip
+    trace = engine.ask(question, kb="business")
+    assert sorted(trace.answer_labels) == sorted(gold.split("|"))
+    assert evidence_path(trace) == "educated at → chief executive officer"
+
+
 def test_before_says_the_past_unless_said_of_a_year() -> None:
     from core.text import PAST, word_senses
     assert word_senses("where did x play before his current club".split(), 4) == {PAST}

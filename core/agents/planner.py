@@ -77,9 +77,12 @@ CONTEXT = FEATURES.index("context_similarity")
 COVERAGE = FEATURES.index("coverage")
 UNMARKED = FEATURES.index("unmarked_modifiers")
 SUPPORT = FEATURES.index("min_support")
+UNEXPLAINED = FEATURES.index("unexplained_hops")
+HOPS = FEATURES.index("hops")
 RERANK = 40  # plans ranked after the contextual encoder (as many as the fit sees)
 COVERAGE_MARGIN = 0.25  # see Planner.plans: the rule on unexplained phrases
 CONTEXT_MARGIN, CONTEXT_LEAD = 1.0, 0.1  # see _read_by_context
+CONTEXT_COVERAGE = 0.05  # ... and how much more a plan with a hop no word names must explain
 UNSAID_CONTEXT = 0.2  # the encoder's reading of a path over an unsaid-qualifier relation
 # When the first stage's best plan leads the next by this much, the second stage (contextual
 # encoder + ranker) is skipped: on the tuning files it then picks the same plan's quality in
@@ -975,6 +978,8 @@ def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
         return order
     close = [i for i in order.tolist() if scores[i] >= scores[lead] - CONTEXT_MARGIN
              and x[i, CONTEXT] >= x[lead, CONTEXT] + CONTEXT_LEAD
+             and (x[i, UNEXPLAINED] <= x[lead, UNEXPLAINED] or x[i, HOPS] <= x[lead, HOPS]
+                  or x[i, COVERAGE] >= x[lead, COVERAGE] + CONTEXT_COVERAGE)
              and not (now and x[i, UNMARKED] > x[lead, UNMARKED])]  # fmt: skip
     if not close:
         return order
