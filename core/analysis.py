@@ -1330,10 +1330,13 @@ def _choices(words: list[str], names: set[int]) -> tuple[str, ...]:
     for i, w in enumerate(words):
         if w != "or" or i in names:
             continue
-        left = next((words[k] for k in range(i - 1, max(-1, i - 3), -1) if words[k]
-                     and words[k] not in STOPWORDS), None)  # fmt: skip
+        at = next((k for k in range(i - 1, max(-1, i - 3), -1) if words[k]
+                   and words[k] not in STOPWORDS), None)  # fmt: skip
+        left = words[at] if at is not None else None
         right = next((words[k] for k in range(i + 1, min(len(words), i + 3)) if words[k]
                       and words[k] not in STOPWORDS), None)  # fmt: skip
+        if at is not None and at > 0 and words[at - 1] == "'s":
+            continue  # "X's *husband or wife*": one noun phrase said of X, no choice
         if left and right and left.isalpha() and right.isalpha():
             return (left, right)
     return ()

@@ -3701,6 +3701,19 @@ def _tuning_gold(name: str, question: str) -> list[str]:
                 if line.split("\t")[0] == question)
 
 
+def test_a_possessives_a_or_b_is_one_noun_phrase_not_a_choice(tmp_path: Path) -> None:
+    """ "X's *husband or wife* plays in which band?" (the music dev KB's tuning question):
+    the "or" joins two nouns said of X, no choice between two answers ("is X male *or*
+    female") — read as one, the question asked to choose and the walk stopped at the
+    spouse."""
+    engine = _dev_kb(tmp_path, "music", "kb.tsv")
+    kg = engine.kg("music")
+    question = "Bruno Oliveira's husband or wife plays in which band?"
+    assert analyse(question, kg).answer.wh != "choice"
+    assert engine.ask(question, kb="music").answer_labels == _tuning_gold("music", question)
+    assert analyse("is Bruno Oliveira male or female?", kg).answer.wh == "choice"
+
+
 def test_before_says_the_past_unless_said_of_a_year() -> None:
     from core.text import PAST, word_senses
     assert word_senses("where did x play before his current club".split(), 4) == {PAST}
