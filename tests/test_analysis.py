@@ -1736,6 +1736,20 @@ def test_a_noun_asked_about_is_read_by_a_dictionarys_genus_of_the_kbs_kinds(
     assert set(engine.ask(question, kb="football").answer_labels) == gold, question
 
 
+@pytest.mark.slow  # imports a dev KB of 6k triples
+@pytest.mark.parametrize("club", ["Bristol Town", "Deportivo Ebro"])
+def test_a_last_hop_onto_the_kind_asked_is_tried_whatever_its_words(
+        football_dev: tuple[Engine, list[list[str]]], club: str) -> None:  # fmt: skip
+    """ "X's ground holds *how many*?": "ground" names `home stadium` weakly and "holds"
+    names `capacity` not at all — two hops no word names, more than the planner walks; a
+    last one that arrives at the kind of answer asked for (a number) is tried all the same
+    (the club's founding year before)."""
+    engine, rows = football_dev
+    stadium = next(o for s, r, o in rows if r == "homeStadium" and s == club)
+    gold = [o for s, r, o in rows if r == "capacity" and s == stadium]
+    assert engine.ask(f"{club}'s ground holds how many?", kb="football").answer_labels == gold
+
+
 def test_a_genus_counts_where_it_is_a_kind_the_kb_names_and_tells_apart(tmp_path: Path) -> None:
     """ "club" is "a *team* of …" and the KB says "team" (`national team`): clubs are teams;
     "manager" is "*someone* who …", a word the KB's labels do not use."""

@@ -53,6 +53,7 @@ MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name t
 NAMED_AT = 0.45  # a relation some question word matches this well counts as named (or
 # weakly: core.path_fit.clear_choice)
 FOCUS_SAMPLE = 20  # answers of a constraint on the noun asked about read for their roles
+ASKED_FIT = 0.5  # a role arriving at the kind asked this well may be a last unnamed hop
 BOUND_KINDS = ("place",)  # answer kinds the cheap bound of `_promising` reads besides literals
 MAX_SHARED = 2  # values shared with the topic tried as constraints (Planner._shared_values)
 WEIGHTS_FILE = Path(__file__).with_name("planner_weights.json")
@@ -332,6 +333,22 @@ class Planner:
                      & ~np.isin(tokens, sorted(chain_tokens(qa, mention)))]
 
         branches: dict[int, tuple[list[int], set[int]]] = {}
+        literal = LITERAL_ANSWERS.get(qa.answer.wh)
+        fits: dict[int, bool] = {}
+
+        def asked(code: int) -> bool:
+            """Does role `code` arrive at the kind of answer the question word asks for (a
+            year, a number, a place)?"""
+            if code not in fits:
+                if literal:
+                    fits[code] = bool(np.isin(arrival_kinds(self.sem, np.array([code])),
+                                              literal)[0])  # fmt: skip
+                elif qa.answer.wh in BOUND_KINDS:
+                    fits[code] = answer_fit(qa, self.kg, rel_ids[code >> 1],
+                                            "out" if code % 2 == 0 else "in") >= ASKED_FIT
+                else:
+                    fits[code] = False
+            return fits[code]
 
         def unnamed_branches(last: int) -> tuple[list[int], set[int]]:
             """The next steps from role `last`, and those tried though no word names them."""
@@ -368,6 +385,10 @@ class Planner:
                 extra = 0 if rel in named or rel in on_path else 1
                 if unnamed + extra <= 1 and (extra == 0 or code in common):
                     extend([*path, code], unnamed + extra)
+                elif unnamed == 1 and extra == 1 and code in common and asked(code):
+                    # a last hop onto the kind a where / when / how-many question asks
+                    # for, whatever its words ("where is X's band *based*": `formed in`)
+                    paths.append([*path, code])
 
         for code in start_roles:
             rel = rel_ids[code >> 1]
