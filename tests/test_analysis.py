@@ -3728,6 +3728,20 @@ def test_a_possessives_a_or_b_is_one_noun_phrase_not_a_choice(tmp_path: Path) ->
     assert analyse("is Bruno Oliveira male or female?", kg).answer.wh == "choice"
 
 
+def test_a_where_question_left_partly_unexplained_walks_on_to_a_place(tmp_path: Path) -> None:
+    """ "Where is X's band *based*?" (my wordings, music `questions_probe.tsv`): X's band is
+    no place, and "based" names nothing the band hop explains — the walk goes on to where
+    the band was formed; "where does X *work*" (the business KB's tuning question) is
+    explained whole by the employer, which answers it."""
+    music = _dev_kb(tmp_path / "music", "music", "kb.tsv")
+    for question in ("Where is Lena Hofmann's band based?",
+                     "Where was Lena Hofmann's band started?"):
+        assert music.ask(question, kb="music").answer_labels == ["Dusseldorf"], question
+    business = _dev_kb(tmp_path / "business", "business", "kb.nt")
+    assert business.ask("Where does Megan Underwood work?", kb="business").answer_labels == [
+        "Stormwave Marketplace"]
+
+
 def test_before_says_the_past_unless_said_of_a_year() -> None:
     from core.text import PAST, word_senses
     assert word_senses("where did x play before his current club".split(), 4) == {PAST}

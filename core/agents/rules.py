@@ -30,6 +30,7 @@ from core.wkm.guide import Guide, with_stop
 MAX_ANSWERS_WITH_EVIDENCE = 25
 TOPIC_ANSWER = 0.5  # score factor of the topic entity as an answer: after every other one
 DETOUR_REWARD = 0.5  # an uncued out-and-back detour below this answers another question
+WHERE_EXPLAINED = 0.9  # a "where" plan explaining less of the question walks on to a place
 
 
 class RuleAgent:
@@ -94,7 +95,7 @@ class RuleAgent:
             state, *asked, "the answers are not of the class asked for") if asked else None
         if on is not None:
             return self._keep(run, on)
-        longer = run.extension(typed_by_rule(run.analysis), asks_origin(run.analysis))
+        longer = run.extension(typed_by_rule(run.analysis), asks_origin(run.analysis, plan))
         if self.guide is not None:
             return self._keep(run, self._guided_completion(state, plan, longer))
         if longer is None:
@@ -648,10 +649,13 @@ def linked_entities(kg: KnowledgeGraph, qa: QuestionAnalysis) -> list[dict]:
     ]
 
 
-def asks_origin(qa: QuestionAnalysis) -> bool:
-    """ "*Where* is X *from*?", "where does X's coach come *from*": a place of origin."""
+def asks_origin(qa: QuestionAnalysis, base: Plan) -> bool:
+    """ "*Where* is X *from*?", "where does X's coach come *from*": a place of origin — or
+    any "where" whose words the best plan leaves partly unexplained ("where is X's band
+    *based*": the band, not "based"; "where does X *work*" is answered by the employer)."""
     words = [w for w in qa.words if w]
-    return qa.answer.wh == "place" and bool(words) and words[-1] == "from"
+    return qa.answer.wh == "place" and bool(words) and (
+        words[-1] == "from" or coverage(base) < WHERE_EXPLAINED)
 
 
 def _uncued_detour(reading) -> bool:
