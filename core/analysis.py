@@ -1208,13 +1208,6 @@ def _says_who_is(words: list[str], wh: int) -> bool:
 
 
 STRANDABLE = frozenset("for with against at to from in on".split())
-
-
-def _stranded(words: list[str], k: int) -> bool:
-    """Is token k a preposition of place left at the end, its object the question's fronted
-    phrase ("which city does X work *in*")? Not "to", "for", "on", which end phrasal verbs as
-    often ("go to": attend, "work on": exert effort)."""
-    return words[k] in ("in", "at") and not any(words[k + 1 :])
 # prepositions that open a phrase of their own after a copula ("which was *in* the film X")
 _PHRASE_PREPOSITIONS = frozenset("in on at by with from into inside".split())
 # a clause that follows a stranded preposition ("… line up *for when* …"); not a relative
@@ -1323,6 +1316,13 @@ def verb_form(word: str) -> bool:
     return (word in IRREGULAR_FORMS and word not in IRREGULAR_PLURALS) or (
         len(word) > 4 and word.endswith(("ed", "ing")) and lexnet.may_inflect_a_verb(word)
     )
+
+
+def _stranded(words: list[str], k: int) -> bool:
+    """Is token k a preposition of place left at the end, its object the question's fronted
+    phrase ("which city does X work *in*")? Not "to", "for", "on", which end phrasal verbs as
+    often ("go to": attend, "work on": exert effort)."""
+    return words[k] in ("in", "at") and not any(words[k + 1 :])
 
 
 def _choices(words: list[str], names: set[int]) -> tuple[str, ...]:

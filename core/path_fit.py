@@ -517,7 +517,7 @@ def kind_on_path(qa: QuestionAnalysis, paths: np.ndarray, forms: frozenset[str] 
         return out
     sem = qa.semantics
     last = (paths >= 0).sum(axis=1) - 1
-    for i in np.flatnonzero(last >= 0).tolist():
+    for i in np.flatnonzero(last >= (0 if first else 1)).tolist():
         if last[i] >= 1:
             out[i] = bool(forms & sem.kind_after(int(paths[i, last[i] - 1]),
                                                  int(paths[i, last[i]])))  # fmt: skip
