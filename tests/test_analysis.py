@@ -1676,10 +1676,15 @@ def test_a_type_noun_is_typed_by_its_singular(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def football_dev(tmp_path_factory: pytest.TempPathFactory) -> tuple[Engine, list[list[str]]]:
-    """An engine over the football dev KB, and its triples (to read gold answers off)."""
-    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "football" / "kb.tsv"
-    workspace = Workspace(tmp_path_factory.mktemp("football-dev") / "home")
-    workspace.import_file(kb, name="football")
+    return _dev_kb_and_rows(tmp_path_factory, "football")
+
+
+def _dev_kb_and_rows(factory: pytest.TempPathFactory, name: str
+                     ) -> tuple[Engine, list[list[str]]]:  # fmt: skip
+    """An engine over a dev KB given as TSV, and its triples (to read gold answers off)."""
+    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / name / "kb.tsv"
+    workspace = Workspace(factory.mktemp(f"{name}-dev") / "home")
+    workspace.import_file(kb, name=name)
     return Engine(workspace), [r.split("\t") for r in kb.read_text(encoding="utf-8").splitlines()]
 
 
@@ -1767,11 +1772,7 @@ def test_a_genus_counts_where_it_is_a_kind_the_kb_names_and_tells_apart(tmp_path
 
 @pytest.fixture(scope="module")
 def science_dev(tmp_path_factory: pytest.TempPathFactory) -> tuple[Engine, list[list[str]]]:
-    """An engine over the science dev KB, and its triples (to read gold answers off)."""
-    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "science" / "kb.tsv"
-    workspace = Workspace(tmp_path_factory.mktemp("science-dev") / "home")
-    workspace.import_file(kb, name="science")
-    return Engine(workspace), [r.split("\t") for r in kb.read_text(encoding="utf-8").splitlines()]
+    return _dev_kb_and_rows(tmp_path_factory, "science")
 
 
 def _awarders(rows: list[list[str]], person: str) -> set[str]:
