@@ -1348,10 +1348,12 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     sem = semantics_for(kg)
     qa.semantics = sem
     skip = set(names)
-    if qa.answer.wh == "person" and qa.answer.focus is not None \
-            and not _relational(qa.words, qa.answer.focus):  # fmt: skip
-        # "which people …": the answer type, not a relation (but "X's *folks*" names one)
-        skip.add(qa.answer.focus)
+    focus = qa.answer.focus
+    if qa.answer.wh == "person" and focus is not None and not (
+            qa.words[focus - 1 : focus] == ["'s"] or qa.words[focus + 1 : focus + 2] == ["of"]):
+        # "which people …": the answer type, not a relation (but "X's *folks*", "the *folks*
+        # of X" name one; "which *person* headed X", "what *people* think of X" do not)
+        skip.add(focus)
     if qa.answer.wh == "number" and qa.answer.focus is not None \
             and qa.words[qa.answer.focus] in QUANTITY_NOUNS:  # fmt: skip
         skip.add(qa.answer.focus)  # "the *number* of seats" is no `shirt number`

@@ -476,12 +476,15 @@ def _head_genus(label_words: list[list[str]]) -> list[frozenset[str]]:
     genus of no other head noun there — a kind the KB names, told apart from the others (not
     "someone", the genus of every agent noun)."""
     heads = [label_parts(words)[0] for words in label_words]
-    head_forms = {f for hs in heads for w in hs for f in word_forms(w)
-                  if not (w.endswith(("ed", "ing")) and lexnet.may_inflect_a_verb(w))}
+    def participle(w: str) -> bool:
+        return w.endswith(("ed", "ing")) and lexnet.may_inflect_a_verb(w)
+
+    head_forms = {f for hs in heads for w in hs for f in word_forms(w) if not participle(w)}
     genus: dict[str, str] = {}
     for word in {w for hs in heads for w in hs}:
         found = [w for w in lexnet.genus_words(word, "n", 99) if w.isalpha()]
-        if found and found[-1] != word and not word_forms(found[-1]) & word_forms(word):
+        if found and found[-1] != word and not participle(found[-1]) \
+                and not word_forms(found[-1]) & word_forms(word):  # fmt: skip
             genus[word] = found[-1]
     owners: dict[str, set[str]] = {}
     for word, g in genus.items():
