@@ -1538,7 +1538,7 @@ def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemant
             continue
         # (the verb said with a preposition or an object; or only with a name further on)
         said_with = after in _COMPLEMENT_PREPOSITIONS or bool(said_objects)
-        if not said_with and not _complement_names(qa, i):
+        if not said_with and not complement_names(qa, i):
             continue
         for r in np.flatnonzero(lexical[row] > 0).tolist():
             if any(2 * r + 1 in roles.get(node, ()) for node in said_objects):
@@ -1592,7 +1592,7 @@ def _verb_not_noun(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics
                     lexical[row, r] = scores[row, r] = -1.0
 
 
-def _complement_names(qa: QuestionAnalysis, i: int) -> dict[str, list[str]]:
+def complement_names(qa: QuestionAnalysis, i: int) -> dict[str, list[str]]:
     """Per preposition after the verb at token i, before the next verb or wh-word, the
     nodes of the name right after it ("plays as defender *for Sweden*": {"for": [Sweden]})
     — memoised per question and verb."""
@@ -1624,7 +1624,7 @@ def _foreign_complement(qa: QuestionAnalysis, i: int, prepositions: list[str], r
     none where it takes what its relation has."""
     if said_objects:
         return said_objects
-    names = _complement_names(qa, i)
+    names = complement_names(qa, i)
     said = [node for p in prepositions for node in names.get(p, ())]
     return said if said and all(object_role not in roles.get(node, ()) for node in said) else []
 

@@ -30,6 +30,7 @@ from core.analysis import (
     WH_WORDS,
     EntityMention,
     QuestionAnalysis,
+    complement_names,
     do_question,
     role_codes,
     verb_form,
@@ -196,6 +197,11 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         # linked to that name — the first hop from the topic, or a constraint's own relation
         # — not whatever relation it names by itself (`employer`)
         best_row = qa.best[rows[row]]
+        if not of_topic and used and _said_for(qa, qa.word_tokens[rows[row]], used[0]):
+            # ... and, said with the topic too ("plays as a defender *for Nigeria*"), its
+            # own reading of the first hop from it
+            got_hops[row, :, 1:] = -np.inf
+            continue
         got_hops[row] = -np.inf
         if of_topic:
             got_hops[row, :, 0] = np.where(paths[:, 0] >= 0, best_row, -np.inf)
@@ -485,6 +491,12 @@ def _object_verbs(qa: QuestionAnalysis, rows: list[int], topic: EntityMention,
 # what may stand between a verb and the noun asked about as its object: "X plays *in which*
 # position", "X works *as what*"
 _OBJECT_LINKS = frozenset((*pre, wh) for pre in ((), ("in",), ("as",)) for wh in ("which", "what"))
+
+
+def _said_for(qa: QuestionAnalysis, verb: int, topic: EntityMention) -> bool:
+    """Is the topic a complement of the verb at token `verb` after a preposition ("plays as
+    a defender *for X*": `complement_names`)?"""
+    return any(set(nodes) & set(topic.ids[:2]) for nodes in complement_names(qa, verb).values())
 
 
 def focus_has(qa: QuestionAnalysis, row: int, lexical: bool = False) -> np.ndarray:

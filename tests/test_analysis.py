@@ -1703,6 +1703,9 @@ def _having(rows: list[list[str]], relation: str, obj: str) -> set[str]:
         # verb names the relation of the same players that does (`national team`)
         ("Who plays as defender for Sweden?", "Sweden", "defender"),
         ("Who plays as goalkeeper for Japan?", "Japan", "goalkeeper"),
+        # ... and a verb said "as M" of a constraint and "for" the topic reads the first hop
+        # from the topic as well (the national side's captain, a defender, before)
+        ("who plays as a defender for Nigeria", "Nigeria", "defender"),
     ],
 )
 def test_a_verb_taking_what_its_relation_never_has_names_the_one_that_does(
