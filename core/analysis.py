@@ -244,8 +244,8 @@ class QuestionAnalysis:
         if focus is not None and mention.start <= focus + 1 and focus <= mention.end:
             # the focus itself, or the words right before it — or after it, unless an object
             # follows: "which organisations *award* the prizes X won" (a verb, no class)
-            return mention.start <= focus or self.words[mention.end : mention.end + 1] == [] \
-                or self.words[mention.end] not in _OBJECT_OPENERS
+            after = self.words[mention.end] if mention.end < len(self.words) else ""
+            return mention.start <= focus or after not in _OBJECT_OPENERS
         if self._says_what_a_name_is(mention):
             return False  # "films with X *as director*": the role of X, not the answer
         before = [w for w in self.words[max(0, mention.start - 2) : mention.start] if w]
@@ -1563,7 +1563,8 @@ def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemant
                     lexical[row, r] = scores[row, r] = -1.0
 
 
-_PASSIVE = COPULAS | frozenset("be been being get gets got".split())
+_BE_FORMS = COPULAS | frozenset("be been being".split())  # the auxiliary of a passive
+_PASSIVE = _BE_FORMS | frozenset("get gets got".split())  # ... or "get" ("got awarded")
 
 
 def _verb_not_noun(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
@@ -1574,8 +1575,8 @@ def _verb_not_noun(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics
     matrices)."""
     words = qa.words
     for row, i in enumerate(rows):
-        if not (0 < i < len(words) - 1 and not words_before_a_noun(words[i - 1])
-                and words[i + 1] in _OBJECT_OPENERS and words[i - 1] not in _PASSIVE):  # fmt: skip
+        if not (_verb_place(qa, i) and i < len(words) - 1 and words[i + 1] in _OBJECT_OPENERS
+                and words[i - 1] not in _PASSIVE):  # fmt: skip
             continue  # (not "have been *awarded* the prize": the recipients, passive)
         uses: dict[int, set[str]] = {}
         for r in np.flatnonzero(lexical[row] > 0).tolist():
@@ -1599,20 +1600,25 @@ def complement_names(qa: QuestionAnalysis, i: int) -> dict[str, list[str]]:
     key = ("complement-names", i)
     if key not in qa._cache:
         words, out = qa.words, {}
-        starts: dict[int, EntityMention] = {}  # the longest name at each token
-        for m in qa.entities:
-            if m.named and m.ids and m.end > getattr(starts.get(m.start), "end", -1):
-                starts[m.start] = m
         for k in range(i + 1, min(len(words), i + 6)):
             if words[k] in WH_WORDS or words[k] in RELATIVE_PRONOUNS:
                 break
-            if words[k] in _COMPLEMENT_PREPOSITIONS:
-                at = k + 2 if k + 1 < len(words) and words[k + 1] in ARTICLES else k + 1
-                name = starts.get(at)
-                if name and (name.end >= len(words) or words[name.end] != "'s"):
-                    out.setdefault(words[k], list(name.ids[:2]))  # (not "for *X's* side")
+            if words[k] in _COMPLEMENT_PREPOSITIONS and (name := _name_at(qa, k + 1)):
+                out.setdefault(words[k], list(name.ids[:2]))
         qa._cache[key] = out
     return qa._cache[key]
+
+
+def _name_at(qa: QuestionAnalysis, at: int) -> EntityMention | None:
+    """The name at token `at` (or after an article there), the longest, unless it owns what
+    follows ("for *X*'s side", "by *X*'s influences": X is no complement of the verb)."""
+    words = qa.words
+    starts = {at, at + (at < len(words) and words[at] in ARTICLES)}
+    found = max((m for m in qa.entities if m.named and m.ids and m.start in starts),
+                key=lambda m: m.end, default=None)  # fmt: skip
+    if found is None or words[found.end : found.end + 1] == ["'s"]:
+        return None
+    return found
 
 
 def _foreign_complement(qa: QuestionAnalysis, i: int, prepositions: list[str], roles: dict,
@@ -1924,15 +1930,6 @@ def _side_named(qa: QuestionAnalysis, i: int) -> tuple[bool, EntityMention] | No
     names = [m for m in qa.entities if m.named]
     after = i + 1
 
-    def starting(at: int) -> EntityMention | None:
-        """The name at `at` (after an article, or with its own), not an owner ("by *X*'s
-        influences")."""
-        starts = {at, at + (at < len(words) and words[at] in ARTICLES)}
-        found = next((m for m in names if m.start in starts), None)
-        if found is not None and words[found.end : found.end + 1] != ["'s"]:
-            return found
-        return None
-
     def compared() -> EntityMention | None:  # "the *same* N *as X*" after the verb
         rest = words[after : after + 6]
         if "same" not in rest[:3] or "as" not in rest:
@@ -1942,16 +1939,16 @@ def _side_named(qa: QuestionAnalysis, i: int) -> tuple[bool, EntityMention] | No
 
     before = next((m for m in names if m.end == i
                    or (m.end == i - 1 and words[i - 1] in _VERB_ADVERBS)), None)  # fmt: skip
-    passive = any(w in COPULAS or w in ("been", "being", "be") for w in words[max(0, i - 4) : i])
+    passive = any(w in _BE_FORMS for w in words[max(0, i - 4) : i])
     if words[after : after + 1] == ["by"]:
-        if (m := starting(after + 1)) is not None:
+        if (m := _name_at(qa, after + 1)) is not None:
             return True, m  # "influenced *by X*"
         if not any(words[after + 1 :]) and before is not None:
             return False, before  # "who was *X* influenced *by*"
         after += 1  # "bands influenced by the same bands as *X*": X stands where the
         m = compared()  # subject does
         return None if m is None else (not passive, m)
-    if not passive and (m := starting(after)) is not None:
+    if not passive and (m := _name_at(qa, after)) is not None:
         return False, m  # "which bands influenced *X*"
     if (m := compared()) is not None:  # "which bands influenced the same bands as *X*"
         return not passive, m
