@@ -1532,9 +1532,8 @@ def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemant
     roles = sem.kg.index.roles
     for row, i in enumerate(rows):
         after = words[i + 1] if i + 1 < len(words) else ""
-        subject = i > 0 and not words_before_a_noun(words[i - 1])
         said_objects = [m.ids[0] for m in qa.entities if m.start == i + 1 and m.ids]
-        if not subject:
+        if not _verb_place(qa, i):
             continue
         # (the verb said with a preposition or an object; or only with a name further on)
         said_with = after in _COMPLEMENT_PREPOSITIONS or bool(said_objects)
