@@ -333,7 +333,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     back = sem.walks_back
     hops_n = (paths >= 0).sum(axis=1)
     chain = chain_length(qa, used[0]) if used else 0
-    kind, best_kind, focus_at = _asked_kind(qa, paths)
+    kind, best_kind, focus_at = asked_kind(qa, paths)
     for j in range(k):
         real = paths[:, j] >= 0
         if j == 0:
@@ -594,14 +594,16 @@ def explain(qa: QuestionAnalysis, hops: list[tuple[str, str]], used=(), extra_re
     return fits.explanation(0)
 
 
-def _asked_kind(qa: QuestionAnalysis, paths: np.ndarray) -> tuple[np.ndarray, float, int]:
+def asked_kind(qa: QuestionAnalysis, paths: np.ndarray, which: bool = True
+               ) -> tuple[np.ndarray, float, int]:  # fmt: skip
     """(per hop: how much the noun asked by "which"/"what" reads like what it reaches; the
     least a hop must reach to give one of the kinds it reads most like — a "*squad*" reads
     more like clubs than players; that noun's token). Zeros, inf and -2 where no such noun
-    is asked about (not a noun a garbled ask ends on)."""
+    is asked about (not a noun a garbled ask ends on). `which=False`: any noun asked about
+    ("name X's fellow *alumni*"), not only one right after "which" / "what"."""
     row, at = qa.focus_row, qa.answer.focus
     if row is None or qa.reach is None or not qa.reach.size or at is None or at < 1 \
-            or qa.words[at - 1] not in ("which", "what"):  # fmt: skip
+            or (which and qa.words[at - 1] not in ("which", "what")):  # fmt: skip
         return np.zeros(paths.shape), np.inf, -2
     return np.append(qa.reach[row], 0.0)[paths], qa.reach[row].max() - ECHO_KIND_SLACK, at
 

@@ -1758,6 +1758,34 @@ def test_a_last_hop_onto_the_kind_asked_is_tried_whatever_its_words(
     assert engine.ask(f"{club}'s ground holds how many?", kb="football").answer_labels == gold
 
 
+@pytest.mark.parametrize("country", ["Germany", "Norway"])
+def test_a_last_hop_onto_the_kind_the_noun_asked_about_reads_like_is_tried(
+        tmp_path: Path, country: str) -> None:  # fmt: skip
+    """ "which *groups* have someone born in X": "born" names `born in`, but neither the walk
+    from the country to its cities nor the one from the people to their bands has a word —
+    two hops no word names, more than the planner walks; a last one arriving at what the
+    noun asked about reads like (bands, for "groups") is tried all the same (the cities of
+    the country, or the people's cities of birth, before)."""
+    rows = [(city, "located in", c) for c, cities in
+            {"Germany": ["Berlin", "Hamburg"], "Norway": ["Oslo", "Bergen"]}.items()
+            for city in cities]  # fmt: skip
+    people = [("Anna Berg", "Berlin", "The Static Anchors", "Germany"),
+              ("Jonas Wolf", "Hamburg", "Velvet Engine", "Norway"),
+              ("Liv Dahl", "Oslo", "Northern Drift", "Norway"),
+              ("Erik Sand", "Bergen", "Velvet Engine", "Germany"),
+              ("Mia Holt", "Oslo", "Glass Harbour", "Germany")]  # fmt: skip
+    for person, city, band, citizen in people:
+        rows += [(person, "born in", city), (person, "member of", band),
+                 (person, "citizen of", citizen), (person, "plays instrument", "bass")]
+    rows += [("The Static Anchors", "formed in", "Berlin"), ("Velvet Engine", "formed in", "Oslo"),
+             ("Northern Drift", "formed in", "Bergen"), ("Glass Harbour", "formed in", "Hamburg")]
+    engine = _imported(tmp_path, "bands", rows)
+    cities = {s for s, r, o in rows if r == "located in" and o == country}
+    gold = {band for _, city, band, _ in people if city in cities}
+    answer = engine.ask(f"which groups have someone born in {country}", kb="bands")
+    assert set(answer.answer_labels) == gold
+
+
 def test_a_genus_counts_where_it_is_a_kind_the_kb_names_and_tells_apart(tmp_path: Path) -> None:
     """ "club" is "a *team* of …" and the KB says "team" (`national team`): clubs are teams;
     "manager" is "*someone* who …", a word the KB's labels do not use."""

@@ -30,6 +30,7 @@ from core.path_fit import (
     LITERAL_ANSWERS,
     anchor_kind,
     arrival_kinds,
+    asked_kind,
     clear_choice,
     explain_key,
     explain_paths,
@@ -335,6 +336,9 @@ class Planner:
         branches: dict[int, tuple[list[int], set[int]]] = {}
         literal = LITERAL_ANSWERS.get(qa.answer.wh)
         fits: dict[int, bool] = {}
+        # how much the noun asked about reads like what each role reaches ("which *projects*")
+        kind_reach, kind_least, _ = asked_kind(qa, np.arange(2 * len(rel_ids))[None, :],
+                                                 which=False)
 
         def asked(code: int) -> bool:
             """Does role `code` arrive at the kind of answer the question word asks for (a
@@ -346,8 +350,8 @@ class Planner:
                 elif qa.answer.wh in BOUND_KINDS:
                     fits[code] = answer_fit(qa, self.kg, rel_ids[code >> 1],
                                             "out" if code % 2 == 0 else "in") >= ASKED_FIT
-                else:
-                    fits[code] = False
+                else:  # ... or onto what the noun "which" / "what" asks about reads like
+                    fits[code] = bool(kind_reach[0, code] >= kind_least)
             return fits[code]
 
         def unnamed_branches(last: int) -> tuple[list[int], set[int]]:
