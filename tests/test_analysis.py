@@ -1786,6 +1786,18 @@ def test_a_last_hop_onto_the_kind_the_noun_asked_about_reads_like_is_tried(
     assert set(answer.answer_labels) == gold
 
 
+@pytest.mark.slow  # imports a dev KB of 6k triples
+@pytest.mark.parametrize("city", ["Barcelona", "Braga"])
+def test_the_encoder_does_not_walk_on_from_answers_of_the_kind_asked_for(
+        football_dev: tuple[Engine, list[list[str]]], city: str) -> None:  # fmt: skip
+    """ "Which *teams* come from X": the clubs based in X are teams by the dictionary's genus
+    of "club"; the contextual encoder read the walk on to their leagues closer to the
+    question, and went there from a leader whose answers were of the kind asked for."""
+    engine, rows = football_dev
+    gold = _having(rows, "basedIn", city)
+    assert set(engine.ask(f"Which teams come from {city}?", kb="football").answer_labels) == gold
+
+
 def test_a_genus_counts_where_it_is_a_kind_the_kb_names_and_tells_apart(tmp_path: Path) -> None:
     """ "club" is "a *team* of …" and the KB says "team" (`national team`): clubs are teams;
     "manager" is "*someone* who …", a word the KB's labels do not use."""

@@ -34,6 +34,7 @@ from core.path_fit import (
     clear_choice,
     explain_key,
     explain_paths,
+    kind_on_path,
     path_reach,
 )
 from core.text import MARKED_MODIFIERS, is_plural, says_now, word_senses
@@ -262,7 +263,8 @@ class Planner:
         scores = (self.linear if first_stage else self.ranker).scores(x[best])
         order = rank_order(scores, x[best, COVERAGE], hops[best], x[best, UNMARKED] > 0)
         if not first_stage:
-            order = _read_by_context(order, scores, x[best], says_now(qa.words))
+            order = _read_by_context(order, scores, x[best], says_now(qa.words),
+                                     self._of_asked_kind(qa, [candidates[i] for i in best]))
         ranked = []
         for j in self._distinct([candidates[i] for i in best], order, limit):
             plan = candidates[best[j]]
@@ -277,6 +279,20 @@ class Planner:
                 plan.exclude_topic = False
             ranked.append(plan)
         return ranked
+
+    def _of_asked_kind(self, qa: QuestionAnalysis, plans: list[Plan]) -> np.ndarray | None:
+        """Per plan: do its answers have the kind the noun asked about names — by a relation
+        label's head or by the dictionary's genus ("which *teams* …" of a KB of clubs)? None
+        where the question names no such kind."""
+        forms = frozenset()
+        if qa.kind_focus is not None:
+            forms |= qa.kind_focus[2]
+        if qa.genus_focus is not None:
+            forms |= qa.genus_focus[1]
+        if not forms:
+            return None
+        return kind_on_path(qa, padded([role_codes(self.sem, p.hops) for p in plans]), forms,
+                            first=True)  # fmt: skip
 
     def _is_class(self, mention: EntityMention) -> bool:
         """Is every node the mention links a class (the object of a class relation)?"""
@@ -426,10 +442,8 @@ class Planner:
             return sorted(paths, key=len)[:PROMISING]
         table = qa.explains[rows]  # (w, roles + 1)
         need = qa.need[rows]
-        k = max(len(p) for p in paths)
-        codes = np.full((len(paths), k), -1, np.int64)
-        for i, p in enumerate(paths):
-            codes[i, : len(p)] = p
+        codes = padded(paths)
+        k = codes.shape[1]
         got = table[:, codes].max(axis=2)  # (w, n)
         # words saying what the topic itself is, as well as any relation could ("the X
         # *national team*"), need no hop
@@ -673,11 +687,8 @@ class Planner:
         multiply), one row per plan in FEATURES order."""
         code = self.sem.code
         used = plans[0].used
-        k = max(len(p.hops) for p in plans)
-        n = len(plans)
-        paths = np.full((n, k), -1, np.int64)
-        for i, p in enumerate(plans):
-            paths[i, : len(p.hops)] = role_codes(self.sem, p.hops)
+        paths = padded([role_codes(self.sem, p.hops) for p in plans])
+        n, k = paths.shape
         extras = [[code[r] for _, r, _ in p.constraints] + [code[f.relation] for f in p.filters]
                   for p in plans]  # fmt: skip
         m = max((len(e) for e in extras), default=0)
@@ -988,8 +999,16 @@ class Planner:
         return sims
 
 
+def padded(paths: list) -> np.ndarray:
+    """(n, K) role codes of paths of up to K hops, padded with -1 (what the features read)."""
+    out = np.full((len(paths), max(len(p) for p in paths)), -1, np.int64)
+    for i, p in enumerate(paths):
+        out[i, : len(p)] = p
+    return out
+
+
 def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
-                     now: bool = False) -> np.ndarray:  # fmt: skip
+                     now: bool = False, kinds: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
     """Where no word names the leader's relations well (its `min_support` under NAMED_AT),
     its lead rests on weak word matches; a plan close behind (CONTEXT_MARGIN) that the
     contextual encoder reads clearly better (CONTEXT_LEAD) goes first ("what does X do *for a
@@ -997,7 +1016,8 @@ def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
     profession). Where the question speaks of the present (`now`), not one over a relation
     whose marked modifier it does not say, more than the leader ("what team is X on *these
     days*": the encoder reads `former club` closer; "every team X has *left*" it reads
-    rightly)."""
+    rightly). Nor one whose answers are not of the kind the noun asked about names where the
+    leader's are (`kinds`, per plan: "which *teams* come from X" read as the clubs' leagues)."""
     lead = order[0]
     if x[lead, SUPPORT] >= NAMED_AT:
         return order
@@ -1005,7 +1025,8 @@ def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
              and x[i, CONTEXT] >= x[lead, CONTEXT] + CONTEXT_LEAD
              and (x[i, UNEXPLAINED] <= x[lead, UNEXPLAINED] or x[i, HOPS] <= x[lead, HOPS]
                   or x[i, COVERAGE] >= x[lead, COVERAGE] + CONTEXT_COVERAGE)
-             and not (now and x[i, UNMARKED] > x[lead, UNMARKED])]  # fmt: skip
+             and not (now and x[i, UNMARKED] > x[lead, UNMARKED])
+             and (kinds is None or kinds[i] or not kinds[lead])]  # fmt: skip
     if not close:
         return order
     best = max(close, key=lambda i: x[i, CONTEXT])
