@@ -92,6 +92,7 @@ UNSAID_CONTEXT = 0.2  # the encoder's reading of a path over an unsaid-qualifier
 # every question (`scripts/fit_planner.py --reuse --gate` measures it), and the encoder is
 # most of a question's time
 CONTEXT_GATE = 2.0
+GATE_COVERAGE = 0.3  # ... and its winner explains at most this much less than another plan
 # ... and it reads only the first stage's CONTEXT_READ best plans (the others are scored with
 # no contextual reading): on the tuning files the chosen plan is the same as when all 40 are
 # read (`fit_planner.py --reuse --gate`), at a quarter of the texts to encode
@@ -254,9 +255,13 @@ class Planner:
         # from question to question) — unless the first stage has a clear winner
         lead = base[best[0]] - base[best[1]] if len(best) > 1 else np.inf
         # ... and one whose every hop some word names well: a leader no word names is
-        # a guess the encoder's reading of the whole phrase may correct
+        # a guess the encoder's reading of the whole phrase may correct; and one that
+        # explains nearly as much of the question as any plan (a short walk named well that
+        # leaves half the question unsaid is no clear winner: "which firms have their HQ
+        # somewhere in X" read as the firms of country X, "HQ" left unexplained)
         first_stage = lead >= self.context_gate and \
-            x[best[0], SUPPORT] >= NAMED_AT  # fmt: skip
+            x[best[0], SUPPORT] >= NAMED_AT and \
+            x[best[0], COVERAGE] >= x[best, COVERAGE].max() - GATE_COVERAGE  # fmt: skip
         if not first_stage:
             read = best[: self.context_read]
             x[read, CONTEXT] = self._context_similarity(qa, [candidates[i] for i in read])
