@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import lexnet
 from core.analysis import (
     AUXILIARIES,
     CATEGORY_NOUNS,
@@ -228,7 +229,10 @@ def hop_kind(kg: KnowledgeGraph, word: str, hop: tuple[str, str]) -> tuple[str, 
     how much more the word is like "v <relation>" than the relation's name is — the name's
     own lean (an encoder's bias toward one value) cancels out; the best value must lead the
     next by AGREE_HOP with the contextual encoder and with the static vectors alike (either
-    alone reads slang by accident: "bro" as a Taoist). None when no value stands out."""
+    alone reads slang by accident: "bro" as a Taoist). A word the dictionary defines as a term
+    for a plainer one is read as that one ("mom": "informal terms for a *mother*"). None when
+    no value stands out."""
+    word = lexnet.term_for(word) or word
     sem = semantics_for(kg)
     rel, direction = hop
     name = kg.label(rel) if direction == "out" else (

@@ -11,6 +11,7 @@ of each word count (WordNet lists them by frequency), so a rare reading ("set" a
 from __future__ import annotations
 
 import gzip
+import re
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -192,6 +193,25 @@ def genus_words(word: str, pos: str = "n", most_senses: int = 2) -> tuple[str, .
             break
         out.append(token)
     return tuple(t for t in out if t not in own)
+
+
+# a definition that says the word is another, plainer word's name: "*informal terms for* a
+# mother" (mom), "an *informal term for* a father" (dad), "*uncomplimentary terms for* a
+# policeman" (cop) — the dictionary's own convention for slang and familiar words
+_TERM_FOR = re.compile(r"^(?:an? )?(?:[a-z]+ )?terms? (?:of address )?for "
+                       r"(?:an? |your |someone's |one's )?([a-z]+)(?:$|[;,( ])")
+
+
+@lru_cache(maxsize=8192)
+def term_for(word: str, pos: str = "n") -> str | None:
+    """The plainer word a word's first sense is defined as a term for ("mom": mother, "dad":
+    father); None where its definition says no such thing."""
+    found = lemmas(word)
+    ids = (_senses_of(found[0]) or {}).get(pos, ()) if found else ()
+    if not ids:
+        return None
+    match = _TERM_FOR.match((_table("glosses").get(ids[0]) or "").lower())
+    return match.group(1) if match else None
 
 
 PARAPHRASE_WORDS = 3  # a definition this short is a paraphrase ("work": "be employed")

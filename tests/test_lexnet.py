@@ -164,6 +164,14 @@ def test_a_noun_nothing_reads_is_read_by_its_definitions_genus(tmp_path: Path) -
     assert engine.ask("who was Ada Lind's mentor?", kb="mentors").answer_labels[:1] == ["Bo Ek"]
 
 
+def test_a_word_defined_as_a_term_for_another_names_that_one() -> None:
+    """WordNet's convention for slang and familiar words: "informal terms for a mother"."""
+    assert lexnet.term_for("mom") == "mother" and lexnet.term_for("dad") == "father"
+    assert lexnet.term_for("cop") == "policeman" and lexnet.term_for("missus") == "wife"
+    assert lexnet.term_for("mother") is None and lexnet.term_for("sibling") is None
+    assert lexnet.term_for("granny") is None  # "the mother of your father or mother"
+
+
 def test_a_short_definition_is_a_paraphrase() -> None:
     assert lexnet.paraphrase_words("work") == ("employed",)  # "be employed"
     assert lexnet.paraphrase_words("studied") == ("student",)  # "be a student"
