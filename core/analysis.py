@@ -1087,6 +1087,9 @@ def _which_noun(words: list[str], i: int, names: set[int], modifiers: frozenset 
     if i + 1 < len(words) and words[i + 1] in DO_SUPPORT:
         return AnswerType("choice" if choices else "", None, choices)
     k = _next_content(words, i, names, modifiers)
+    if k is not None and k + 1 < len(words) and k + 1 not in names and words[k + 1] \
+            and lexnet.is_noun(f"{words[k]}_{words[k + 1]}"):  # fmt: skip
+        k += 1  # "which *record company*": the compound's head is the noun asked about
     if k is not None and words[k] in _TIME_NOUNS:
         return AnswerType("time", k, choices)
     if k is not None and words[k] in PERSON_NOUNS:
@@ -1390,6 +1393,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     qa.reach = REACH_WEIGHT * sem.reach_scores(vectors)
     _unsaid_qualifiers(qa, row_words, sem, lexicon, lexical, scores)
     _other_complement(qa, rows, sem, lexical, scores)
+    _compound_modifier(qa, rows, sem, lexical, scores)
     _verb_not_noun(qa, rows, sem, lexical, scores)
     focus = qa.focus_row
     if focus is not None and not said_of_a_name(qa, rows[focus]):
@@ -1560,6 +1564,24 @@ def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemant
                 if taken:
                     _transfer(sem, row, r, taken, scores)
                     lexical[row, r] = scores[row, r] = -1.0
+
+
+def _compound_modifier(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
+                       lexical: np.ndarray, scores: np.ndarray) -> None:  # fmt: skip
+    """The first word of a compound noun the dictionary lists ("*record* company") is a noun:
+    it does not name a relation whose label has it only as a verb ("*recorded* at") — in
+    place, on both score matrices."""
+    words = qa.words
+    for row, i in enumerate(rows):
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if not following or not lexnet.is_noun(f"{words[i]}_{following}"):
+            continue
+        for r in np.flatnonzero(lexical[row] > 0).tolist():
+            info = sem.kg.relation(sem.rel_ids[r])
+            met = [w for name in (info.label, *info.aliases) for w in label_tokens(name)
+                   if _inflection(words[i], w)]  # fmt: skip
+            if met and all(w != words[i] and verb_form(w) for w in met):
+                lexical[row, r] = scores[row, r] = -1.0
 
 
 _BE_FORMS = COPULAS | frozenset("be been being".split())  # the auxiliary of a passive

@@ -106,6 +106,11 @@ def lemmas(word: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def is_noun(phrase: str) -> bool:
+    """Does WordNet list the words, joined by "_", as a noun ("record_company")?"""
+    return "n" in (_senses_of(phrase.lower()) or {})
+
+
 @lru_cache(maxsize=65536)
 def may_inflect_a_verb(word: str) -> bool:
     """May a word ending like a participle or gerund be one: is it an inflection of a verb

@@ -1798,6 +1798,28 @@ def test_the_encoder_does_not_walk_on_from_answers_of_the_kind_asked_for(
     assert set(engine.ask(f"Which teams come from {city}?", kb="football").answer_labels) == gold
 
 
+@pytest.mark.parametrize(("album", "label"), [("Endless Weather", "Blackbird Recordings"),
+                                             ("Cold Rivers", "Skylark Records")])
+def test_a_compound_noun_is_one_noun_whose_head_is_asked_about(
+        tmp_path: Path, album: str, label: str) -> None:  # fmt: skip
+    """ "Which *record company* issued X": WordNet lists "record company" as a noun, so
+    "record" is no verb naming `recorded at` by its form, and the noun asked about is the
+    company (the studio was the answer: "record" as the noun asked about read like studios)."""
+    rows = []
+    for name, company, studio, band in [
+            ("Endless Weather", "Blackbird Recordings", "Studio Nine", "The Pale Orbits"),
+            ("Transit and Memory", "Skylark Records", "Harbour Room", "Glass Harbour"),
+            ("Paper Lanterns", "Blackbird Recordings", "Harbour Room", "The Pale Orbits"),
+            ("Cold Rivers", "Skylark Records", "Studio Nine", "Velvet Engine")]:  # fmt: skip
+        rows += [(name, "released on label", company), (name, "recorded at", studio),
+                 (name, "performer", band), (name, "release year", "2001")]  # fmt: skip
+    rows += [("Blackbird Recordings", "label headquarters", "Leeds"),
+             ("Skylark Records", "label headquarters", "Bristol")]  # fmt: skip
+    engine = _imported(tmp_path, "records", rows)
+    answer = engine.ask(f"Which record company issued {album}?", kb="records")
+    assert answer.answer_labels == [label]
+
+
 def test_a_genus_counts_where_it_is_a_kind_the_kb_names_and_tells_apart(tmp_path: Path) -> None:
     """ "club" is "a *team* of …" and the KB says "team" (`national team`): clubs are teams;
     "manager" is "*someone* who …", a word the KB's labels do not use."""

@@ -172,6 +172,11 @@ def test_a_word_defined_as_a_term_for_another_names_that_one() -> None:
     assert lexnet.term_for("granny") is None  # "the mother of your father or mother"
 
 
+def test_a_compound_noun_is_one_the_dictionary_lists() -> None:
+    assert lexnet.is_noun("record_company") and lexnet.is_noun("alma_mater")
+    assert not lexnet.is_noun("record_label") and not lexnet.is_noun("work_in")
+
+
 def test_a_short_definition_is_a_paraphrase() -> None:
     assert lexnet.paraphrase_words("work") == ("employed",)  # "be employed"
     assert lexnet.paraphrase_words("studied") == ("student",)  # "be a student"
