@@ -2516,6 +2516,20 @@ def test_a_clear_first_stage_winner_must_explain_nearly_as_much_as_any_plan(
         assert sorted(engine.ask(question, kb="business").answer_labels) == sorted(gold)
 
 
+@pytest.mark.slow  # imports a dev KB of 4k triples
+@pytest.mark.parametrize("question", ["Which universities or research institutes are in Norway?",
+                                      "What universities and institutes are there in Brazil?"])
+def test_a_class_one_of_two_joined_nouns_names_is_asked_for(tmp_path: Path, question: str
+                                                            ) -> None:  # fmt: skip
+    """ "Which *universities* or research institutes are in X": the class constraint by
+    "universities" linked none of X's cities, yet the cities were answered — one of two
+    joined nouns was taken to name no class of the answer. Cities are neither; the walk goes
+    on to the institutions located in them."""
+    engine = _dev_kb(tmp_path, "science", "kb.tsv")
+    gold = _tuning_gold("science", question)
+    assert sorted(engine.ask(question, kb="science").answer_labels) == sorted(gold)
+
+
 @pytest.mark.parametrize(
     ("question", "hops"),
     [("where was the husband of Ann Lee born", 2),

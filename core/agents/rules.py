@@ -118,12 +118,11 @@ class RuleAgent:
         sem, mention, focus = self.planner.sem, run.plan.constraint_mentions[i], \
             run.analysis.answer.focus  # fmt: skip
         rel = run.plan.constraints[i][1]
-        # (the noun itself: "which *business* people" names no class of the answer, nor
-        # does one of two nouns joined, "which *musicians* or producers")
-        words = run.analysis.words
-        joined = {words[t] for t in (mention.start - 1, mention.end) if 0 <= t < len(words)}
+        # (the noun itself: "which *business* people" names no class of the answer; one of
+        # two nouns joined does — "which *universities* or research institutes are in X":
+        # cities are neither)
         return rel in sem.class_relations and focus is not None \
-            and mention.start <= focus < mention.end and not joined & {"or", "and"}  # fmt: skip
+            and mention.start <= focus < mention.end  # fmt: skip
 
     def _walk_on_to_class(self, state: State, rel: str, cls: str, because: str
                           ) -> Action | None:  # fmt: skip
