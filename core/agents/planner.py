@@ -363,7 +363,7 @@ class Planner:
 
         def asked(code: int) -> bool:
             """Does role `code` arrive at the kind of answer the question word asks for (a
-            year, a number, a place)?"""
+            year, a number, a place), or at what the noun asked about reads like?"""
             if code not in fits:
                 if literal:
                     fits[code] = bool(np.isin(arrival_kinds(self.sem, np.array([code])),
@@ -371,7 +371,7 @@ class Planner:
                 elif qa.answer.wh in BOUND_KINDS:
                     fits[code] = answer_fit(qa, self.kg, rel_ids[code >> 1],
                                             "out" if code % 2 == 0 else "in") >= ASKED_FIT
-                else:  # ... or onto what the noun "which" / "what" asks about reads like
+                else:  # ... or onto what the noun asked about reads like ("which *groups*")
                     fits[code] = bool(kind_reach[0, code] >= kind_least)
             return fits[code]
 
