@@ -92,7 +92,7 @@ UNSAID_CONTEXT = 0.2  # the encoder's reading of a path over an unsaid-qualifier
 # every question (`scripts/fit_planner.py --reuse --gate` measures it), and the encoder is
 # most of a question's time
 CONTEXT_GATE = 2.0
-GATE_COVERAGE = 0.3  # ... and its winner explains at most this much less than another plan
+GATE_COVERAGE = 0.45  # ... and its winner explains at most this much less than another plan
 # ... and it reads only the first stage's CONTEXT_READ best plans (the others are scored with
 # no contextual reading): on the tuning files the chosen plan is the same as when all 40 are
 # read (`fit_planner.py --reuse --gate`), at a quarter of the texts to encode
