@@ -1820,6 +1820,33 @@ def test_a_compound_noun_is_one_noun_whose_head_is_asked_about(
     assert answer.answer_labels == [label]
 
 
+@pytest.mark.parametrize(("question", "school"), [
+    ("Which companies are run by graduates of {}?", "Kilbride University"),
+    ("Which companies are run by graduates of {}?", "Oslo Business School"),
+    ("Which firms are headed by graduates of {}?", "Kilbride University")])
+def test_things_done_by_someone_are_not_reached_over_a_relation_they_do(
+        tmp_path: Path, question: str, school: str) -> None:  # fmt: skip
+    """ "companies *run by* graduates of U": the graduates run them, so the hop from the
+    graduates to the companies is one the graduates do (they are the firms' chief executive
+    officers), not one the companies do (`employer`: the firm employs) — the graduates'
+    employers were answered, staff and all."""
+    firms = [("Harbor Freight Co", "Ana Ruiz", "Kilbride University"),
+             ("Northvale Games", "Ben Cole", "Oslo Business School"),
+             ("Windline Retail", "Chen Wei", "Kilbride University"),
+             ("Obsidia Studios", "Dara Okoro", "Oslo Business School")]  # fmt: skip
+    rows = []
+    for firm, ceo, alma_mater in firms:
+        rows += [(firm, "chief executive officer", ceo), (ceo, "employer", firm),
+                 (ceo, "educated at", alma_mater)]  # fmt: skip
+    for person, firm, alma_mater in [("Eli Park", "Northvale Games", "Kilbride University"),
+                                     ("Fay Lund", "Obsidia Studios", "Kilbride University"),
+                                     ("Gus Hale", "Harbor Freight Co", "Oslo Business School")]:
+        rows += [(person, "employer", firm), (person, "educated at", alma_mater)]
+    engine = _imported(tmp_path, "firms", rows)
+    gold = {firm for firm, _, alma_mater in firms if alma_mater == school}
+    assert set(engine.ask(question.format(school), kb="firms").answer_labels) == gold
+
+
 def test_a_genus_counts_where_it_is_a_kind_the_kb_names_and_tells_apart(tmp_path: Path) -> None:
     """ "club" is "a *team* of …" and the KB says "team" (`national team`): clubs are teams;
     "manager" is "*someone* who …", a word the KB's labels do not use."""

@@ -19,8 +19,17 @@ from pathlib import Path
 
 import numpy as np
 
+from core import lexnet
 from core.agents.plan_ranker import PlanRanker
-from core.analysis import TAU_SOFT, EntityMention, QuestionAnalysis, role_codes, said_senses
+from core.analysis import (
+    TAU_SOFT,
+    EntityMention,
+    QuestionAnalysis,
+    label_doer,
+    role_codes,
+    said_senses,
+    verb_form,
+)
 from core.answer_types import answer_fit, implies_first_hop, nearest_relation, rule_type_fit
 from core.chain import chain_tokens
 from core.constraints import Comparison
@@ -69,7 +78,7 @@ FEATURES = (
     "answers_focus_kind", "value_answer", "type_rule", "order_rule",
     *(f"type_{kind}" for kind in ANSWER_KINDS), "echo_hops", "cued_shapes", "short_chain",
     "no_time", "misplaced_modifiers", "one_for_many", "chain_inversions", "foreign_peers",
-    "passed_over_names",
+    "passed_over_names", "doer_arrives",
 )  # fmt: skip
 # rules, not fitted: a path does not end by walking back over a relation the question names
 # once, unless the question asks for other things ("the movie X, when was it *released*" is not
@@ -115,9 +124,11 @@ CONTEXT_READ = 10
 # "which *rock* bands come from the *United Kingdom*": a plan that leaves out a name linked
 # clearly better than the ones it uses answers another question (`_passed_over`)
 PASSED_OVER_MARGIN = 0.5
+_BEFORE_PASSIVE = frozenset("that which who are is was were been being".split())
 RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -5.0, "no_time": -10.0,
                 "misplaced_modifiers": -5.0, "one_for_many": -3.0, "chain_inversions": -3.0,
-                "foreign_peers": -6.0, "passed_over_names": -3.0}
+                "foreign_peers": -6.0, "passed_over_names": -3.0,
+                "doer_arrives": -3.0}
 DEFAULT_WEIGHTS = {
     "coverage": 3.0,
     "unexplained_hops": -1.0,
@@ -758,6 +769,7 @@ class Planner:
             "short_chain": fits.short,
             "no_time": self._no_time(qa, last),
             "foreign_peers": self._foreign_peers(qa, anchor, last),
+            "doer_arrives": self._doer_arrives(qa)[last],
         }
         types = self._answer_types(qa, paths, reach)  # (n, kinds)
         if qa.answer.wh in ANSWER_KINDS:
@@ -799,6 +811,30 @@ class Planner:
                 for answer in self.kg.edges(node, rel, back, limit=FOCUS_SAMPLE):
                     codes.update(c ^ 1 for c in self.kg.index.roles.get(answer, ()))
         return sorted(codes)
+
+    def _doer_arrives(self, qa: QuestionAnalysis) -> np.ndarray:
+        """Per role (+ padding): 1 where the question asks for things a verb no relation is
+        named by was done *by* someone ("which companies are *run by* graduates of U") and
+        arriving over the role gives the doer of its label's verb (`employer`: the firm
+        employs), not the one it is done to — the doers are the by-phrase's, not the answers;
+        0 otherwise."""
+        if "doer-arrives" not in qa._cache:
+            out = np.zeros(2 * len(self.sem.rel_ids) + 1)
+            focus, words = qa.answer.focus, qa.words
+            verb = focus + 1 if focus is not None else None
+            while verb is not None and verb < len(words) and words[verb] in _BEFORE_PASSIVE:
+                verb += 1  # "companies (that) *are* run by …"
+            passive = verb is not None and verb + 1 < len(words) and words[verb + 1] == "by" \
+                and (verb_form(words[verb]) or (words[verb - 1] in _BEFORE_PASSIVE
+                                                and bool(lexnet.senses(words[verb], "v"))))
+            if passive and verb in qa.word_tokens \
+                    and qa.best[qa.word_tokens.index(verb)] < NAMED_AT:  # fmt: skip
+                for r, rel in enumerate(self.sem.rel_ids):
+                    doer = label_doer(self.kg.label(rel))
+                    if doer is not None:  # the object does it (True) or the subject
+                        out[2 * r if doer else 2 * r + 1] = 1.0
+            qa._cache["doer-arrives"] = out
+        return qa._cache["doer-arrives"]
 
     def _no_time(self, qa: QuestionAnalysis, last: np.ndarray) -> np.ndarray:
         """1 for plans of a "when" question that end elsewhere than on a year, where some plan
