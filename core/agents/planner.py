@@ -22,6 +22,7 @@ import numpy as np
 from core import lexnet
 from core.agents.plan_ranker import PlanRanker
 from core.analysis import (
+    COPULAS,
     TAU_SOFT,
     EntityMention,
     QuestionAnalysis,
@@ -124,7 +125,8 @@ CONTEXT_READ = 10
 # "which *rock* bands come from the *United Kingdom*": a plan that leaves out a name linked
 # clearly better than the ones it uses answers another question (`_passed_over`)
 PASSED_OVER_MARGIN = 0.5
-_BEFORE_PASSIVE = frozenset("that which who are is was were been being".split())
+# what may stand between the noun asked about and a passive's participle ("that are run by")
+_BEFORE_PASSIVE = COPULAS | frozenset("that which who been being".split())
 RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -5.0, "no_time": -10.0,
                 "misplaced_modifiers": -5.0, "one_for_many": -3.0, "chain_inversions": -3.0,
                 "foreign_peers": -6.0, "passed_over_names": -3.0,
