@@ -1588,6 +1588,28 @@ _BE_FORMS = COPULAS | frozenset("be been being".split())  # the auxiliary of a p
 _PASSIVE = _BE_FORMS | frozenset("get gets got".split())  # ... or "get" ("got awarded")
 
 
+# what may stand between the noun asked about and a passive's participle ("that are run by")
+_BEFORE_PASSIVE = _BE_FORMS | frozenset("that which who".split())
+
+
+def passive_of_focus(qa: QuestionAnalysis) -> int | None:
+    """The token of a passive's participle said of the noun asked about, its doer after "by"
+    ("which companies (that) are *run* by graduates of U"); None where there is none."""
+    words, verb = qa.words, qa.answer.focus
+    if verb is None:
+        return None
+    verb += 1
+    while verb < len(words) and words[verb] in _BEFORE_PASSIVE:
+        verb += 1
+    if verb + 1 >= len(words) or words[verb + 1] != "by":
+        return None
+    # (a participle by its form, or any verb after a "be": "are *run* by")
+    if verb_form(words[verb]) or (words[verb - 1] in _BEFORE_PASSIVE
+                                  and bool(lexnet.senses(words[verb], "v"))):  # fmt: skip
+        return verb
+    return None
+
+
 def _verb_not_noun(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
                    lexical: np.ndarray, scores: np.ndarray) -> None:  # fmt: skip
     """A verb taking an object ("who *awarded* the prizes X won") that one label has as its

@@ -337,18 +337,26 @@ NAMES_RELATION = 0.6  # a type noun matching a relation this well names it ("dir
 DOER_SAMPLE = 200  # nodes read per role for `doer_share`
 
 
+def doer_roles(sem: RelationSemantics) -> frozenset[int]:
+    """The role a doer holds, per relation whose label says which side does its verb
+    (`label_doer`: the object of `funded by` or `doctoral advisor`, the subject of `author
+    of`); memoised per KB."""
+    roles = sem.__dict__.get("_doer_roles")
+    if roles is None:
+        sides = [label_doer(sem.kg.label(r)) for r in sem.rel_ids]
+        roles = frozenset(2 * i + (1 if side else 0)
+                          for i, side in enumerate(sides) if side is not None)  # fmt: skip
+        sem._doer_roles = roles
+    return roles
+
+
 def doer_share(sem: RelationSemantics, code: int) -> float:
     """The share of the nodes role `code` reaches that do what some label of the KB says is
-    done (its doer side, `label_doer`: the object of `funded by` or `doctoral advisor`, the
-    subject of `author of`) — what "who" may be answered by, a person or a firm; a project
-    or a paper does nothing (memoised per KB)."""
+    done (`doer_roles`) — what "who" may be answered by, a person or a firm; a project or a
+    paper does nothing (memoised per KB)."""
     cache = sem.__dict__.setdefault("_doer_share", {})
     if code not in cache:
-        if "doer-roles" not in cache:  # the role a doer holds, per relation with one
-            sides = [label_doer(sem.kg.label(r)) for r in sem.rel_ids]
-            cache["doer-roles"] = {2 * i + (1 if side else 0)
-                                   for i, side in enumerate(sides) if side is not None}  # fmt: skip
-        doers, roles = cache["doer-roles"], sem.kg.index.roles
+        doers, roles = doer_roles(sem), sem.kg.index.roles
         nodes = list(sem.kg.index.reach.get(code, ()))[:DOER_SAMPLE]
         cache[code] = (sum(1 for n in nodes if doers & set(roles.get(n, ()))) / len(nodes)
                        if nodes else 0.0)  # fmt: skip

@@ -19,19 +19,22 @@ from pathlib import Path
 
 import numpy as np
 
-from core import lexnet
 from core.agents.plan_ranker import PlanRanker
 from core.analysis import (
-    COPULAS,
     TAU_SOFT,
     EntityMention,
     QuestionAnalysis,
-    label_doer,
+    passive_of_focus,
     role_codes,
     said_senses,
-    verb_form,
 )
-from core.answer_types import answer_fit, implies_first_hop, nearest_relation, rule_type_fit
+from core.answer_types import (
+    answer_fit,
+    doer_roles,
+    implies_first_hop,
+    nearest_relation,
+    rule_type_fit,
+)
 from core.chain import chain_tokens
 from core.constraints import Comparison
 from core.kg.semantics import RelationSemantics, semantics_for
@@ -125,8 +128,6 @@ CONTEXT_READ = 10
 # "which *rock* bands come from the *United Kingdom*": a plan that leaves out a name linked
 # clearly better than the ones it uses answers another question (`_passed_over`)
 PASSED_OVER_MARGIN = 0.5
-# what may stand between the noun asked about and a passive's participle ("that are run by")
-_BEFORE_PASSIVE = COPULAS | frozenset("that which who been being".split())
 RULE_WEIGHTS = {"echo_hops": -10.0, "cued_shapes": 2.0, "short_chain": -5.0, "no_time": -10.0,
                 "misplaced_modifiers": -5.0, "one_for_many": -3.0, "chain_inversions": -3.0,
                 "foreign_peers": -6.0, "passed_over_names": -3.0,
@@ -822,19 +823,10 @@ class Planner:
         0 otherwise."""
         if "doer-arrives" not in qa._cache:
             out = np.zeros(2 * len(self.sem.rel_ids) + 1)
-            focus, words = qa.answer.focus, qa.words
-            verb = focus + 1 if focus is not None else None
-            while verb is not None and verb < len(words) and words[verb] in _BEFORE_PASSIVE:
-                verb += 1  # "companies (that) *are* run by …"
-            passive = verb is not None and verb + 1 < len(words) and words[verb + 1] == "by" \
-                and (verb_form(words[verb]) or (words[verb - 1] in _BEFORE_PASSIVE
-                                                and bool(lexnet.senses(words[verb], "v"))))
-            if passive and verb in qa.word_tokens \
-                    and qa.best[qa.word_tokens.index(verb)] < NAMED_AT:  # fmt: skip
-                for r, rel in enumerate(self.sem.rel_ids):
-                    doer = label_doer(self.kg.label(rel))
-                    if doer is not None:  # the object does it (True) or the subject
-                        out[2 * r if doer else 2 * r + 1] = 1.0
+            verb = passive_of_focus(qa)
+            if verb in qa.word_tokens and qa.best[qa.word_tokens.index(verb)] < NAMED_AT:
+                for role in doer_roles(self.sem):
+                    out[role ^ 1] = 1.0  # arriving at the side that holds the doer's role
             qa._cache["doer-arrives"] = out
         return qa._cache["doer-arrives"]
 
