@@ -1054,7 +1054,8 @@ def _asked_type(words: list[str], names: set[int], modifiers: frozenset | set
             # later wh-word asks ("the player *who* captains X is at *which club*")
             continue
         if w in ("who", "whom"):
-            if _strands_preposition(words, i) and not _says_who_is(words, i):
+            if _strands_preposition(words, i) and not _says_who_is(words, i) \
+                    and not _subject_of_verb(words, i, names):  # fmt: skip
                 return AnswerType("", i, choices)  # "who does X play for": a team as often
             return AnswerType("person", i, choices)
         if w == "whose":
@@ -1208,6 +1209,16 @@ def _says_who_is(words: list[str], wh: int) -> bool:
     left at the end is a relative clause's, not the question word's."""
     return wh + 2 < len(words) and words[wh + 1] in COPULAS and \
         words[wh + 2] in ARTICLES | _PHRASE_PREPOSITIONS  # fmt: skip
+
+
+def _subject_of_verb(words: list[str], wh: int, names: set[int]) -> bool:
+    """Is "who" the subject of the verb right after it ("who *runs* the projects the
+    foundation pays for")? Then a preposition left at the end is a relative clause's: the
+    question word had no auxiliary to invert, so it is no verb's object ("who *does* X play
+    for")."""
+    k = wh + 1
+    return k < len(words) and k not in names and words[k] not in AUXILIARIES \
+        and bool(lexnet.senses(words[k], "v"))  # fmt: skip
 
 
 STRANDABLE = frozenset("for with against at to from in on".split())

@@ -141,6 +141,10 @@ def test_a_word_that_shares_nothing_with_the_relation_name_still_names_it(
         ("who is the boss of the firm Ann Lee works for", "person"),
         ("who is Ann Lee working for", ""),
         ("who works at the firm for which Ann Lee works", "person"),  # a relative pronoun
+        # ... nor where "who" is the subject of the verb right after it: no auxiliary was
+        # inverted, so the preposition at the end is a reduced relative clause's
+        ("who runs the firm Ann Lee works for", "person"),
+        ("who owns the firm that Ann Lee works for", "person"),
     ],
 )
 def test_the_answer_type_comes_from_the_question_word(family, question: str, wh: str) -> None:
