@@ -164,6 +164,47 @@ def class_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str],
     return qa._cache[key]
 
 
+def class_of_another_noun(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str]
+                          ) -> tuple[str, str] | None:  # fmt: skip
+    """(class relation, class node) of the candidates where another noun of the question than
+    the one asked about names that class: "which *artists* released *albums* on the label X
+    founded" — the walk reached the label's albums, which "albums" names, not the artists
+    asked for, so it has not arrived. None where the question asks for no noun, or names no
+    class the candidates all have, or the noun asked about names it too ("which *albums*
+    share a producer with the *album* X")."""
+    sem = semantics_for(kg)
+    focus = qa.answer.focus
+    if qa.answer.wh != "thing" or focus is None or not sem.class_relations or not candidates:
+        return None  # ("who" asks for no noun: "who else is in the same *business* as X")
+    asked = singular(qa.words[focus])
+    sample = candidates[:AGREE_SAMPLE]
+    for mention in qa.entities:
+        if mention.named or mention.start <= focus < mention.end \
+                or singular(qa.words[mention.end - 1]) == asked:  # fmt: skip
+            continue
+        for rel in sem.class_relations:
+            classes = set(mention.ids) & set(kg.index.reach.get(2 * sem.code[rel], ()))
+            if not classes:
+                continue
+            found = kg.edges_from(sample, rel, "out", limit=5)
+            for cls in classes:
+                if all(cls in found.get(node, ()) for node in sample) \
+                        and not _reads_like_class(qa, kg, rel, cls):  # fmt: skip
+                    return rel, cls
+    return None
+
+
+def _reads_like_class(qa: QuestionAnalysis, kg: KnowledgeGraph, rel: str, cls: str) -> bool:
+    """Is class `cls` the class of relation `rel` the noun asked about reads most like (by the
+    contextual encoder) — another word for the same kind ("which *firm* …" of a KB whose
+    firms are each an `instance of` business)?"""
+    sem = semantics_for(kg)
+    classes = sorted(kg.index.reach.get(2 * sem.code[rel], ()))
+    vecs = sentence_model().encode([qa.words[qa.answer.focus], *(kg.label(c) for c in classes)])
+    sims = vecs[1:] @ vecs[0]
+    return classes[int(np.argmax(sims))] == cls
+
+
 def said_by(qa: QuestionAnalysis, sem: RelationSemantics, relations: list[str]) -> bool:
     """Is the noun asked about said of the answers by one of these relations (a constraint's
     on the walk) — read as well by it, by its name or what it reaches, as by any relation
@@ -293,7 +334,10 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
     if kind in ("year", "number") and wh in ("person", "place"):
         return -1.0
     if wh in ("person", "place", "choice"):
-        return sem.relative_reach(_asked_vector(qa, kg, sem), code, reached)
+        fit = sem.relative_reach(_asked_vector(qa, kg, sem), code, reached)
+        if wh == "person" and trusted_only and fit < 0.0 and _people_alike(sem, code):
+            return 0.0  # ("who coaches X": coaches with rare first names have what people have)
+        return fit
     if wh == "thing" and _asks_for_a_category(qa):
         # "what *sort of* movie is X": a category X has — one of few values many share (a
         # genre, a profession), reached forwards
@@ -312,6 +356,30 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
         return max(0.0, fit)  # ("which *nation*" names `nationality`, but `located in` from
         # a city reaches the same countries)
     return 0.0
+
+
+def _people_alike(sem: RelationSemantics, code: int) -> bool:
+    """Do the nodes role `code` reaches have only what the nodes of the KB's most person-like
+    role have (PEOPLE_ALIKE of their relations, by the share of nodes that have each; class
+    relations aside)? First names say who is a person only where the text model knows them
+    ("Arne", "Mikel" read less like people than "David"); what the nodes have does not."""
+    key = ("people-alike", code)
+    cache = sem.__dict__.setdefault("_people_alike", {})
+    if key not in cache:
+        person = concept_vector(sem.kg, "person")
+        sims = sem.reach_vecs @ person
+        best = int(np.argmax(sims)) if len(sims) else code
+        n = 2 * len(sem.rel_ids)
+        own = np.array([c % 2 == 0 and sem.rel_ids[c >> 1] not in sem.class_relations
+                        for c in range(n)])  # fmt: skip
+        has = sem.follow_share[code, :n] * own
+        people = sem.follow_share[best, :n] * own
+        total = float(has.sum())
+        cache[key] = total > 0 and float(np.minimum(has, people).sum()) / total >= PEOPLE_ALIKE
+    return cache[key]
+
+
+PEOPLE_ALIKE = 0.8  # see _people_alike
 
 
 def _asked_vector(qa: QuestionAnalysis, kg: KnowledgeGraph, sem: RelationSemantics

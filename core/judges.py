@@ -7,7 +7,7 @@ an LLM judge plugs in through the same `score` method.
 from __future__ import annotations
 
 from core.analysis import analyse
-from core.answer_types import answer_fit, class_asked, implies_first_hop
+from core.answer_types import answer_fit, class_asked, class_of_another_noun, implies_first_hop
 from core.kg.store import KnowledgeGraph
 from core.loop import Judgement, State
 from core.path_fit import anchor_kind, explain, reached_vector
@@ -48,8 +48,10 @@ class RuleJudge:
         rel, direction = hops[-1] if reading.hops else (state.arrival or hops[-1])
         kind = answer_fit(qa, self.kg, rel, direction, trusted_only=True,
                           reached=reached_vector(self.kg, start, hops))  # fmt: skip
-        if class_asked(qa, self.kg, list(state.frontier), side_rels) is not None:
-            kind = -1.0  # "what *nationality* is X's singer": a musician is no country
+        if class_asked(qa, self.kg, list(state.frontier), side_rels) is not None \
+                or class_of_another_noun(qa, self.kg, list(state.frontier)) is not None:
+            kind = -1.0  # "what *nationality* is X's singer": a musician is no country;
+            # "which *artists* released *albums* …": these are the albums
         unused = _names_not_on_path(used, chain)
         pending = max(reading.pending, len(unused))
         fits = kind > TYPE_MISMATCH

@@ -3292,6 +3292,29 @@ def test_a_class_constraint_that_links_no_candidate_walks_on(tmp_path: Path) -> 
         assert engine.ask(question, kb="classes").answer_labels == expected, question
 
 
+def test_answers_of_the_class_another_noun_names_walk_on(tmp_path: Path) -> None:
+    """ "Which *artists* released *albums* on the label X founded": the label's albums are
+    each an `instance of` album, the class "albums" names — not the artists asked for, so the
+    walk goes on to the albums' performers rather than answering the albums; where the noun
+    asked about is that class's own word ("which *albums* …") the albums are the answer."""
+    rows = [("Lark Records", "instance of", "record label"), ("Ada Moss", "instance of", "person"),
+            ("Lark Records", "founder", "Ada Moss")]
+    for i in range(4):
+        band, album = f"Band {i}", f"Record {i}"
+        rows += [(band, "instance of", "band"), (album, "instance of", "album"),
+                 (album, "performer", band), (album, "released on label", "Lark Records"),
+                 (album, "release year", str(1990 + i)), (band, "formed in", "Leeds")]
+    rows += [("Leeds", "instance of", "city"), ("Record 9", "instance of", "album"),
+             ("Record 9", "performer", "Band 0")]
+    engine = _imported(tmp_path, "labels", rows)
+    artists = engine.ask("Which artists released albums on the label that Ada Moss founded?",
+                         kb="labels").answer_labels  # fmt: skip
+    assert sorted(artists) == ["Band 0", "Band 1", "Band 2", "Band 3"]
+    albums = engine.ask("Which albums came out on the label that Ada Moss founded?",
+                        kb="labels").answer_labels  # fmt: skip
+    assert sorted(albums) == ["Record 0", "Record 1", "Record 2", "Record 3"]
+
+
 def test_what_a_role_reaches_is_read_by_the_class_of_its_nodes(tmp_path: Path) -> None:
     """Band names ("Crimson Orbits") say little of what they are; their class (`instance of`
     band, a relation every node has) says it: "which *act* does X belong to" reads like what

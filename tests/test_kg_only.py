@@ -64,6 +64,15 @@ def test_one_hop_backward(football_engine: Engine, question: str, answers: set[s
     assert trace.steps[0].action.params["direction"] == "in"
 
 
+def test_who_is_answered_by_nodes_that_have_what_people_have(football_engine: Engine) -> None:
+    """ "Who coaches X": the coaches' first names ("Arne", "Mikel", "Pep") read less like
+    people than the players' do, but the coaches have only what players have (a birthplace),
+    so the judge does not call a coach the wrong kind of answer."""
+    trace = ask(football_engine, "who coaches Liverpool FC")
+    assert trace.answer_labels == ["Arne Slot"]
+    assert trace.steps[-1].reward >= 0.8, trace.steps[-1].reward_reason
+
+
 @pytest.mark.parametrize(
     ("question", "answers"),
     [

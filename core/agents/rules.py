@@ -17,7 +17,13 @@ from core.agents.plan_ranker import PlanRanker
 from core.agents.plan_run import MIN_ANSWER_REWARD, SWITCH_LOSS, RulePlanRun, coverage
 from core.agents.planner import Filter, Plan, Planner, coverage_ceiling, floored, rule_prior
 from core.analysis import HOP_EXPLAINED, HOP_NAMED_WORD, QuestionAnalysis, analyse, role_codes
-from core.answer_types import attribute_agreement, class_asked, hop_kind, typed_by_rule
+from core.answer_types import (
+    attribute_agreement,
+    class_asked,
+    class_of_another_noun,
+    hop_kind,
+    typed_by_rule,
+)
 from core.chain import chain_length
 from core.kg.source import path_sparql
 from core.kg.store import KnowledgeGraph
@@ -93,6 +99,12 @@ class RuleAgent:
                             [r for _, r, _ in plan.constraints])  # fmt: skip
         on = self._walk_on_to_class(
             state, *asked, "the answers are not of the class asked for") if asked else None
+        if on is None:
+            # "which *artists* released *albums* on the label X founded": the answers are the
+            # albums another noun names; walk on where a ranked plan leaves that class
+            named = class_of_another_noun(run.analysis, self.kg, list(state.frontier))
+            because = "the answers are of the class another noun of the question names"
+            on = self._walk_on_to_class(state, *named, because, leave=True) if named else None
         if on is not None:
             return self._keep(run, on)
         longer = run.extension(typed_by_rule(run.analysis), asks_origin(run.analysis, plan))
@@ -124,12 +136,21 @@ class RuleAgent:
         return rel in sem.class_relations and focus is not None \
             and mention.start <= focus < mention.end  # fmt: skip
 
-    def _walk_on_to_class(self, state: State, rel: str, cls: str, because: str
-                          ) -> Action | None:  # fmt: skip
+    def _walk_on_to_class(self, state: State, rel: str, cls: str, because: str,
+                          leave: bool = False) -> Action | None:  # fmt: skip
         """The next hop of the best ranked plan that walks on from the current one to nodes
-        of class `cls` (by class relation `rel`), switched to (None: no such plan)."""
+        of class `cls` (by class relation `rel`) — or, `leave`, to nodes of none of it over a
+        relation that is no class relation — switched to (None: no such plan)."""
         run = self._run
-        on = run.continuing(lambda code: self._reaches_class(code, rel, cls))
+        classes = set(self.planner.sem.class_relations)
+
+        def arrives(code: int) -> bool:
+            if not leave:
+                return self._reaches_class(code, rel, cls)
+            return self.planner.sem.rel_ids[code >> 1] not in classes \
+                and not self._reaches_class(code, rel, cls)  # fmt: skip
+
+        on = run.continuing(arrives)
         if on is None:
             return None
         run.plan_i, run.part_i = on, 0
