@@ -1087,6 +1087,11 @@ def _which_noun(words: list[str], i: int, names: set[int], modifiers: frozenset 
     noun: "what does *the husband* of X work as" asks for no husband."""
     if i + 1 < len(words) and words[i + 1] in DO_SUPPORT:
         return AnswerType("choice" if choices else "", None, choices)
+    if 0 < i < len(words) - 1 and words[i - 1] in AUXILIARIES \
+            and words[i + 1] in _LEADING_PREPOSITIONS and words[i + 1] != "of":  # fmt: skip
+        # "X's husband *does what for* a living": in place of the verb's object, the question
+        # word asks no noun — the one after the preposition is the preposition's
+        return AnswerType("choice" if choices else "", None, choices)
     k = _next_content(words, i, names, modifiers)
     if k is not None and k + 1 < len(words) and k + 1 not in names and words[k + 1] \
             and lexnet.is_noun(f"{words[k]}_{words[k + 1]}"):  # fmt: skip
@@ -1240,6 +1245,8 @@ def _relative(words: list[str], i: int, names: set[int]) -> bool:
     first = _after_fronted_phrase(words, i)
     if i == first + 1 and words[first] in _LEADING_PREPOSITIONS:
         return False  # "*since when* has X existed", "*in which* city was X born"
+    if words[i] == "what" and i > 0 and words[i - 1] in AUXILIARIES:
+        return False  # "X's husband *does what* for a living": "what" has no antecedent
     content_before = any(
         w and (k in names or (w not in STOPWORDS and w not in FRAME_WORDS and w != "'s"))
         for k, w in enumerate(words[first:i], start=first)

@@ -145,6 +145,10 @@ def test_a_word_that_shares_nothing_with_the_relation_name_still_names_it(
         # inverted, so the preposition at the end is a reduced relative clause's
         ("who runs the firm Ann Lee works for", "person"),
         ("who owns the firm that Ann Lee works for", "person"),
+        # "what" in place of a verb's object asks no noun ("living" is the preposition's),
+        # and is no relative pronoun whose antecedent (the husband) would be asked for
+        ("Ann Lee's husband does what for a living", ""),
+        ("Ann Lee's husband did what for a living in Paris", ""),
     ],
 )
 def test_the_answer_type_comes_from_the_question_word(family, question: str, wh: str) -> None:
