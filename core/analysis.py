@@ -472,6 +472,19 @@ class Lexicon:
         return any(float(vec @ model.embed(s)) >= STEM_SENSE for s in sources)
 
 
+def _one_verb(a: str, b: str) -> bool:
+    """Are the two words inflections of one word — of each other ("award" / "awarded") or of
+    a third ("awards" / "awarded": award)?"""
+    if _inflection(a, b):
+        return True
+    for suffix in ("s", "es", "d", "ed", "ing"):
+        if a.endswith(suffix) and len(a) > len(suffix) + 2:
+            stem = a[: -len(suffix)]
+            if any(_inflection(base, b) for base in (stem, stem + "e")):
+                return True
+    return False
+
+
 def _inflection(a: str, b: str) -> bool:
     """Are the two words one word's inflections ("found" / "founded", "plays" / "play")? Not a
     derivation ("office" / "officer"), which may change the sense."""
@@ -1643,7 +1656,7 @@ def _verb_not_noun(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics
         for r in np.flatnonzero(lexical[row] > 0).tolist():
             label = label_tokens(sem.kg.relation(sem.rel_ids[r]).label)
             for k, w in enumerate(label):
-                if _inflection(words[i], w):
+                if _one_verb(words[i], w):
                     after = label[k + 1] if k + 1 < len(label) else ""
                     uses.setdefault(r, set()).add(
                         "noun" if after and verb_form(after) else

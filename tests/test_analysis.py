@@ -1903,6 +1903,20 @@ def test_a_verb_taking_an_object_names_the_label_it_is_the_verb_of(
     assert evidence_path(trace) == "award received → awarded by"
 
 
+def test_a_verb_inflected_otherwise_than_the_label_still_is_its_verb(tmp_path: Path) -> None:
+    """ "Which body *awards* the Gold Medal": "awards" and the label's "awarded" are two
+    inflections of one verb (neither of the other), so the verb names `awarded by`, not the
+    noun of `award received` — the awarding body, not the medal's recipients."""
+    rows = [("Gold Medal", "awarded by", "Royal Academy"),
+            ("Blue Prize", "awarded by", "Nova Trust")]
+    for i, person in enumerate(("Ada Moss", "Bo Lind", "Cy Ray", "Di Park")):
+        rows += [(person, "award received", ("Gold Medal", "Blue Prize")[i % 2]),
+                 (person, "born in", "Leeds")]
+    engine = _imported(tmp_path, "awards", rows)
+    for question in ("Which body awards the Gold Medal?", "Who awards the Gold Medal?"):
+        assert engine.ask(question, kb="awards").answer_labels == ["Royal Academy"], question
+
+
 def test_a_passive_verb_with_an_object_keeps_the_noun_label(
         science_dev: tuple[Engine, list[list[str]]]) -> None:  # fmt: skip
     # "have been *awarded* the prize" is receiving it: `award received`, backwards
