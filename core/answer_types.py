@@ -179,9 +179,10 @@ def class_of_another_noun(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: 
     asked = singular(qa.words[focus])
     sample = candidates[:AGREE_SAMPLE]
     for mention in qa.entities:
-        if mention.named or mention.start <= focus < mention.end \
+        if mention.named or mention.start <= focus <= mention.end \
                 or singular(qa.words[mention.end - 1]) == asked:  # fmt: skip
-            continue
+            continue  # (nor a noun right before the one asked about: "which *drama* films",
+            # "which *learned society* counts X as a member", its noun read past a verb)
         for rel in sem.class_relations:
             classes = set(mention.ids) & set(kg.index.reach.get(2 * sem.code[rel], ()))
             if not classes:

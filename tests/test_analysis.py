@@ -1903,6 +1903,17 @@ def test_a_verb_taking_an_object_names_the_label_it_is_the_verb_of(
     assert evidence_path(trace) == "award received → awarded by"
 
 
+def test_a_class_noun_right_before_the_noun_asked_about_is_its_own(
+        science_dev: tuple[Engine, list[list[str]]]) -> None:  # fmt: skip
+    """ "Which *learned society* counts X as a member": the noun asked about was read past
+    the class's two words into the verb ("counts"); the society X is a member of is of the
+    class those words name, and is the answer — no other noun's things to walk on from."""
+    engine, rows = science_dev
+    trace = engine.ask("Which learned society counts Arjun Kulkarni as a member?", kb="science")
+    expected = {o for s, r, o in rows if s == "Arjun Kulkarni" and r == "member_of"}
+    assert set(trace.answer_labels) == expected != set()
+
+
 def test_a_verb_inflected_otherwise_than_the_label_still_is_its_verb(tmp_path: Path) -> None:
     """ "Which body *awards* the Gold Medal": "awards" and the label's "awarded" are two
     inflections of one verb (neither of the other), so the verb names `awarded by`, not the
