@@ -45,6 +45,7 @@ from core.text import (
     is_agentive_label,
     is_plural,
     normalize,
+    present_cues,
     singular,
     word_forms,
     word_senses,
@@ -1393,6 +1394,9 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
         skip.add(qa.answer.focus)  # "the *number* of seats" is no `shirt number`
     for c in qa.comparisons:
         skip.update(range(c.start, c.end))
+    # (words that say when — "*currently*", "*these days*" — say no relation: the static
+    # vectors read "currently" nearest `former member of`, its opposite)
+    skip.update(present_cues(qa.words))
     rows = [
         i
         for i, w in enumerate(qa.words)

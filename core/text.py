@@ -177,8 +177,13 @@ PRESENT_CUES = (("currently",), ("now",), ("nowadays",), ("presently",), ("today
 
 def says_now(words: list[str]) -> bool:
     """Does the question speak of the present ("currently", "these days", "at the moment")?"""
-    return any(tuple(words[i : i + len(cue)]) == cue
-               for cue in PRESENT_CUES for i in range(len(words) - len(cue) + 1))  # fmt: skip
+    return bool(present_cues(words))
+
+
+def present_cues(words: list[str]) -> set[int]:
+    """The tokens of the words that speak of the present ("*currently*", "*these days*")."""
+    return {k for cue in PRESENT_CUES for i in range(len(words) - len(cue) + 1)
+            if tuple(words[i : i + len(cue)]) == cue for k in range(i, i + len(cue))}  # fmt: skip
 
 
 def word_senses(words: list[str], i: int) -> set[int]:

@@ -3867,6 +3867,27 @@ def test_the_encoder_does_not_bring_back_an_unsaid_former_sense_now(tmp_path: Pa
     assert trace.answer_labels == ["Real Castellana"]
 
 
+def test_a_word_of_the_present_names_no_relation(tmp_path: Path) -> None:
+    """ "Which band is X *currently* in": "currently" says when, not what — the static vectors
+    read it nearest `former member of`, its opposite, and the band X left was answered; it
+    is no relation word now (nor "these days", "at the moment")."""
+    rows = [("Band A", "instance of", "band"), ("Band B", "instance of", "band"),
+            ("Band C", "instance of", "band")]
+    for i, singer in enumerate(("Ada Moss", "Bo Lind", "Cy Ray", "Di Park")):
+        rows += [(singer, "member of", ("Band A", "Band B")[i % 2]),
+                 (singer, "former member of", "Band C"), (singer, "born in", "Leeds")]
+    engine = _imported(tmp_path, "bands", rows)
+    for question in ("Which band is Ada Moss currently in?",
+                     "Which band is Ada Moss in these days?"):
+        assert engine.ask(question, kb="bands").answer_labels == ["Band A"], question
+    qa = analyse("Which band is Ada Moss currently in?", engine.kg("bands"))
+    assert qa.words.index("currently") not in qa.word_tokens
+    # on the music dev KB (my wording) the band she left was answered
+    music = _dev_kb(tmp_path, "music", "kb.tsv")
+    trace = music.ask("Which band is Lena Hofmann currently in?", kb="music")
+    assert trace.answer_labels == ["The Static Anchors"]
+
+
 def test_the_encoder_adds_no_hop_that_no_word_names(tmp_path: Path) -> None:
     """The business dev KB's tuning question: the graduates of U, then the firms whose CEO
     they are, names both hops ("alumnus", "CEO"); the encoder read a longer walk through
