@@ -3888,6 +3888,15 @@ def test_a_word_of_the_present_names_no_relation(tmp_path: Path) -> None:
     assert trace.answer_labels == ["The Static Anchors"]
 
 
+def test_the_encoder_keeps_a_walk_back_that_others_are_asked_for(tmp_path: Path) -> None:
+    """ "Who did X write papers *with*": "with" asks for others, and the leading plan walks
+    X's papers back to their other authors; the contextual encoder read X's papers closer
+    to the question and put them first (fails without `others` in `_read_by_context`)."""
+    engine = _dev_kb(tmp_path, "science", "kb.tsv")
+    trace = engine.ask("Who did Trevor MacLeod write papers with?", kb="science")
+    assert trace.answer_labels == ["Carlo Pellegrini"]
+
+
 def test_the_encoder_adds_no_hop_that_no_word_names(tmp_path: Path) -> None:
     """The business dev KB's tuning question: the graduates of U, then the firms whose CEO
     they are, names both hops ("alumnus", "CEO"); the encoder read a longer walk through

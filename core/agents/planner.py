@@ -90,6 +90,7 @@ FEATURES = (
 # "the scriptwriter of X *also* wrote", "*co*-wrote films with X": a cue asks for the shape of
 # walking back over a named hop, even when the walk back has a word of its own
 CONTEXT = FEATURES.index("context_similarity")
+CUED = FEATURES.index("cued_shapes")
 COVERAGE = FEATURES.index("coverage")
 UNMARKED = FEATURES.index("unmarked_modifiers")
 SUPPORT = FEATURES.index("min_support")
@@ -283,7 +284,8 @@ class Planner:
         order = rank_order(scores, x[best, COVERAGE], hops[best], x[best, UNMARKED] > 0)
         if not first_stage:
             order = _read_by_context(order, scores, x[best], says_now(qa.words),
-                                     self._of_asked_kind(qa, [candidates[i] for i in best]))
+                                     self._of_asked_kind(qa, [candidates[i] for i in best]),
+                                     qa.asks_for_others)
         ranked = []
         for j in self._distinct([candidates[i] for i in best], order, limit):
             plan = candidates[best[j]]
@@ -1043,7 +1045,8 @@ def padded(paths: list) -> np.ndarray:
 
 
 def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
-                     now: bool = False, kinds: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+                     now: bool = False, kinds: np.ndarray | None = None,
+                     others: bool = False) -> np.ndarray:  # fmt: skip
     """Where no word names the leader's relations well (its `min_support` under NAMED_AT),
     its lead rests on weak word matches; a plan close behind (CONTEXT_MARGIN) that the
     contextual encoder reads clearly better (CONTEXT_LEAD) goes first ("what does X do *for a
@@ -1052,7 +1055,10 @@ def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
     whose marked modifier it does not say, more than the leader ("what team is X on *these
     days*": the encoder reads `former club` closer; "every team X has *left*" it reads
     rightly). Nor one whose answers are not of the kind the noun asked about names where the
-    leader's are (`kinds`, per plan: "which *teams* come from X" read as the clubs' leagues)."""
+    leader's are (`kinds`, per plan: "which *teams* come from X" read as the clubs' leagues).
+    Nor, where the question asks for others (`others`: "who did X write papers *with*"), one
+    with fewer walks back over a named hop than the leader (`cued_shapes`: X's papers' other
+    authors, not X's papers)."""
     lead = order[0]
     if x[lead, SUPPORT] >= NAMED_AT:
         return order
@@ -1061,7 +1067,8 @@ def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
              and (x[i, UNEXPLAINED] <= x[lead, UNEXPLAINED] or x[i, HOPS] <= x[lead, HOPS]
                   or x[i, COVERAGE] >= x[lead, COVERAGE] + CONTEXT_COVERAGE)
              and not (now and x[i, UNMARKED] > x[lead, UNMARKED])
-             and (kinds is None or kinds[i] or not kinds[lead])]  # fmt: skip
+             and (kinds is None or kinds[i] or not kinds[lead])
+             and not (others and x[i, CUED] < x[lead, CUED])]  # fmt: skip
     if not close:
         return order
     best = max(close, key=lambda i: x[i, CONTEXT])
