@@ -1528,6 +1528,9 @@ def _unsaid_qualifiers(qa: QuestionAnalysis, row_words: list[str], sem: Relation
                 unsaid.append((r, modifiers))
         for r, modifiers in unsaid:
             rel = sem.rel_ids[r]
+            if sem.kinds[r] != "entity" and not qualified:
+                continue  # values (years, numbers) are alike whatever they are of: "what
+                # *year* did the paper come out" may be its `publication year`
             own = qa.reach[row, 2 * r]  # what the head names: the nodes the relation reaches
             others = np.delete(qa.reach[row, : 2 * len(sem.rel_ids)], [2 * r, 2 * r + 1])
             # (a marked one, "*former* club", is read by its sense: `said_senses`)

@@ -3897,6 +3897,25 @@ def test_the_encoder_keeps_a_walk_back_that_others_are_asked_for(tmp_path: Path)
     assert trace.answer_labels == ["Carlo Pellegrini"]
 
 
+def test_a_head_word_of_valued_labels_names_each_whatever_their_values_read_like(
+        tmp_path: Path) -> None:  # fmt: skip
+    """ "What *year* did paper P come out": "year" heads `publication year`, `founded year` and
+    `birth year`, none of whose qualifiers the question says; which of them a bare "year"
+    names cannot be told by what their years read like (a rule for kinds of things: a
+    "team" is a club, not a national team) — `publication year` had been struck out, and the
+    founding year of P's journal was answered (the science dev KB)."""
+    engine = _dev_kb(tmp_path, "science", "kb.tsv")
+    question = "what year did Towards Elliptic Colourings come out?"
+    kg = engine.kg("science")
+    qa = analyse(question, kg)
+    assert {kg.label(r) for r in qa.unsaid_relations} & {"publication year"} == set()
+    year = qa.word_tokens.index(qa.words.index("year"))
+    sem = qa.semantics
+    publication = next(r for r in sem.rel_ids if kg.label(r) == "publication year")
+    assert qa.lexical[year, sem.code[publication]] > 0
+    assert evidence_path(engine.ask(question, kb="science")) == "publication year"
+
+
 def test_the_encoder_adds_no_hop_that_no_word_names(tmp_path: Path) -> None:
     """The business dev KB's tuning question: the graduates of U, then the firms whose CEO
     they are, names both hops ("alumnus", "CEO"); the encoder read a longer walk through
