@@ -3916,6 +3916,22 @@ def test_a_head_word_of_valued_labels_names_each_whatever_their_values_read_like
     assert evidence_path(engine.ask(question, kb="science")) == "publication year"
 
 
+def test_no_walk_goes_on_from_a_number_over_another_relation(tmp_path: Path) -> None:
+    """ "What squad number has X been given": the walk to X's age (26) and on to the players
+    whose shirt number is 26 led — a number met by chance under two measures; from a number
+    the planner walks back over its own relation only (the football dev KB, my wording)."""
+    engine = _dev_kb(tmp_path, "football", "kb.tsv")
+    question = "What squad number has Stefano Esposito been given?"
+    kg = engine.kg("football")
+    planner = Planner(kg)
+    sem = planner.sem
+    for plan in planner.plans(analyse(question, kg), limit=60):
+        for (rel, way), (after, back) in zip(plan.hops, plan.hops[1:], strict=False):
+            if way == "out" and sem.kinds[sem.code[rel]] == "number":
+                assert (after, back) == (rel, "in"), plan.hops
+    assert engine.ask(question, kb="football").answer_labels == ["64"]
+
+
 def test_the_encoder_adds_no_hop_that_no_word_names(tmp_path: Path) -> None:
     """The business dev KB's tuning question: the graduates of U, then the firms whose CEO
     they are, names both hops ("alumnus", "CEO"); the encoder read a longer walk through

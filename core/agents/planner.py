@@ -360,7 +360,7 @@ class Planner:
         start_roles = self.kg.index.roles.get(anchor, ())
         paths: list[list[int]] = []
         follow, rel_ids = self.kg.index.follow, self.kg.index.rel_ids
-        single, back = self.sem.single_valued, self.sem.walks_back
+        single, back, kinds = self.sem.single_valued, self.sem.walks_back, self.sem.kinds
         rows = qa.word_rows(mention)
         table = qa.explains[rows]
         near = table.max(axis=0) if rows else np.zeros(2 * len(rel_ids) + 1)
@@ -422,6 +422,10 @@ class Planner:
                     continue
                 if code == path[-1] ^ 1 and code % 2 == 0 and single[code >> 1]:
                     continue  # to the subjects of r and back, where each has one: nothing
+                if path[-1] % 2 == 0 and kinds[path[-1] >> 1] == "number" \
+                        and code != path[-1] ^ 1:  # fmt: skip
+                    continue  # an age of 26 is some player's shirt number 26 by chance:
+                    # from a number only back over its own relation ("the same number as")
                 rel = rel_ids[code >> 1]
                 extra = 0 if rel in named or rel in on_path else 1
                 if unnamed + extra <= 1 and (extra == 0 or code in common):
