@@ -176,8 +176,17 @@ def class_of_another_noun(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: 
     focus = qa.answer.focus
     if qa.answer.wh != "thing" or focus is None or not sem.class_relations or not candidates:
         return None  # ("who" asks for no noun: "who else is in the same *business* as X")
-    asked = singular(qa.words[focus])
     sample = candidates[:AGREE_SAMPLE]
+    key = ("class-of-another-noun", *sample)  # (the judge asks, then the rule agent)
+    if key not in qa._cache:
+        qa._cache[key] = _class_of_another_noun(qa, kg, sample)
+    return qa._cache[key]
+
+
+def _class_of_another_noun(qa: QuestionAnalysis, kg: KnowledgeGraph, sample: list[str]
+                           ) -> tuple[str, str] | None:  # fmt: skip
+    sem, focus = semantics_for(kg), qa.answer.focus
+    asked = singular(qa.words[focus])
     for mention in qa.entities:
         if mention.named or mention.start <= focus <= mention.end \
                 or singular(qa.words[mention.end - 1]) == asked:  # fmt: skip
@@ -364,9 +373,8 @@ def _people_alike(sem: RelationSemantics, code: int) -> bool:
     role have (PEOPLE_ALIKE of their relations, by the share of nodes that have each; class
     relations aside)? First names say who is a person only where the text model knows them
     ("Arne", "Mikel" read less like people than "David"); what the nodes have does not."""
-    key = ("people-alike", code)
     cache = sem.__dict__.setdefault("_people_alike", {})
-    if key not in cache:
+    if code not in cache:
         person = concept_vector(sem.kg, "person")
         sims = sem.reach_vecs @ person
         best = int(np.argmax(sims)) if len(sims) else code
@@ -376,8 +384,8 @@ def _people_alike(sem: RelationSemantics, code: int) -> bool:
         has = sem.follow_share[code, :n] * own
         people = sem.follow_share[best, :n] * own
         total = float(has.sum())
-        cache[key] = total > 0 and float(np.minimum(has, people).sum()) / total >= PEOPLE_ALIKE
-    return cache[key]
+        cache[code] = total > 0 and float(np.minimum(has, people).sum()) / total >= PEOPLE_ALIKE
+    return cache[code]
 
 
 PEOPLE_ALIKE = 0.8  # see _people_alike

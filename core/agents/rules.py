@@ -103,8 +103,9 @@ class RuleAgent:
             # "which *artists* released *albums* on the label X founded": the answers are the
             # albums another noun names; walk on where a ranked plan leaves that class
             named = class_of_another_noun(run.analysis, self.kg, list(state.frontier))
-            because = "the answers are of the class another noun of the question names"
-            on = self._walk_on_to_class(state, *named, because, leave=True) if named else None
+            on = self._walk_on_to_class(
+                state, *named, "the answers are of the class another noun of the question "
+                "names", leave=True) if named else None  # fmt: skip
         if on is not None:
             return self._keep(run, on)
         longer = run.extension(typed_by_rule(run.analysis), asks_origin(run.analysis, plan))
@@ -141,13 +142,12 @@ class RuleAgent:
         """The next hop of the best ranked plan that walks on from the current one to nodes
         of class `cls` (by class relation `rel`) — or, `leave`, to nodes of none of it over a
         relation that is no class relation — switched to (None: no such plan)."""
-        run = self._run
-        classes = set(self.planner.sem.class_relations)
+        run, sem = self._run, self.planner.sem
 
         def arrives(code: int) -> bool:
             if not leave:
                 return self._reaches_class(code, rel, cls)
-            return self.planner.sem.rel_ids[code >> 1] not in classes \
+            return sem.rel_ids[code >> 1] not in sem.class_relations \
                 and not self._reaches_class(code, rel, cls)  # fmt: skip
 
         on = run.continuing(arrives)
