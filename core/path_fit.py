@@ -509,6 +509,8 @@ def focus_has(qa: QuestionAnalysis, row: int, lexical: bool = False) -> np.ndarr
         held = share >= HAS_SHARE
         n = len(names) - 1
         held[np.arange(n), np.arange(n) ^ 1] = False  # not the relation just walked, back
+        # (nor anything a value "has": an age of 26 is some player's shirt number too)
+        held[:n][arrival_kinds(qa.semantics, np.arange(n)) != "entity"] = False
         qa._cache[key] = np.where(held, names[None, :], -1.0).max(axis=1)
     return qa._cache[key]
 

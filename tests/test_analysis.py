@@ -30,7 +30,7 @@ from core.evaluate import evidence_path
 from core.kg.semantics import label_parts, semantics_for
 from core.kg.source import KGSource
 from core.loop import State
-from core.path_fit import anchor_kind, explain
+from core.path_fit import anchor_kind, explain, focus_has
 from core.text import says_now
 from core.trace import Action
 from core.workspace import Workspace, bundled_kb_dir
@@ -3929,6 +3929,20 @@ def test_no_walk_goes_on_from_a_number_over_another_relation(tmp_path: Path) -> 
         for (rel, way), (after, back) in zip(plan.hops, plan.hops[1:], strict=False):
             if way == "out" and sem.kinds[sem.code[rel]] == "number":
                 assert (after, back) == (rel, "in"), plan.hops
+    assert engine.ask(question, kb="football").answer_labels == ["64"]
+
+
+def test_a_value_has_nothing_the_noun_asked_about_names(tmp_path: Path) -> None:
+    """ "What *number* does X wear": the ages the `age` hop reaches are, by chance, some
+    players' shirt numbers too, so "number" was explained by what those values "have" — the
+    age was answered. A value (a number, a year) has nothing of its own (`focus_has`)."""
+    engine = _dev_kb(tmp_path, "football", "kb.tsv")
+    question = "What number does Stefano Esposito wear?"
+    kg = engine.kg("football")
+    qa = analyse(question, kg)
+    sem = qa.semantics
+    age = 2 * sem.code[next(r for r in sem.rel_ids if kg.label(r) == "age")]
+    assert focus_has(qa, qa.focus_row)[age] == -1.0
     assert engine.ask(question, kb="football").answer_labels == ["64"]
 
 
