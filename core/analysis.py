@@ -1810,15 +1810,16 @@ def _marked_variants(qa: QuestionAnalysis, skip: set[int], sem: RelationSemantic
 def said_senses(qa: QuestionAnalysis, skip: set[int]) -> set[int]:
     """The marked senses (indexes into core.text.MARKED_SENSES) the question says outside
     the tokens in `skip` (its names): by a word of the sense or one of its forms ("*past*
-    teams", "*formerly*"), or by "*used to*"; "how (many years) *old*" asks for an age."""
+    teams", "*formerly*"), by "*used to*" or a verb of leaving ("which band did X *leave*");
+    "how (many years) *old*" asks for an age."""
     said = {w for i, w in enumerate(qa.words) if w and i not in skip}
     if qa.answer.wh == "number":
         said.discard("old")
     forms = said | {f for w in said for f in word_forms(w)}
     senses = {j for j, (sense, stems) in enumerate(zip(MARKED_SENSES, MARKED_STEMS, strict=True))
               if sense & forms or stems & forms}  # fmt: skip
-    return senses | {j for i, w in enumerate(qa.words) if w in ("used", "before")
-                     and i not in skip for j in word_senses(qa.words, i)}  # fmt: skip
+    return senses | {j for i, w in enumerate(qa.words) if w and i not in skip
+                     for j in word_senses(qa.words, i)}  # fmt: skip
 
 
 def _name_variants(by_role: np.ndarray, pairs: list[tuple[int, int]]) -> None:

@@ -175,6 +175,10 @@ PRESENT_CUES = (("currently",), ("now",), ("nowadays",), ("presently",), ("today
                 ("these", "days"), ("at", "the", "moment"), ("at", "present"))  # fmt: skip
 
 
+# verbs whose object is something the subject was part of before ("the clubs X has *left*")
+LEAVING_VERBS = frozenset("leave leaves leaving left quit quits quitting departed exited".split())
+
+
 def says_now(words: list[str]) -> bool:
     """Does the question speak of the present ("currently", "these days", "at the moment")?"""
     return bool(present_cues(words))
@@ -194,6 +198,8 @@ def word_senses(words: list[str], i: int) -> set[int]:
         return {PAST}
     if words[i] == "before" and not any(c.isdigit() for c in "".join(words[i + 1 : i + 4])):
         return {PAST}  # "where did X play *before* his current side" (not "before 2005")
+    if words[i] in LEAVING_VERBS:
+        return {PAST}  # "which group did X *leave*": one X was in before
     return {j for j, sense in enumerate(MARKED_SENSES) if words[i] in sense}
 
 

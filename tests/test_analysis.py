@@ -3946,6 +3946,21 @@ def test_a_value_has_nothing_the_noun_asked_about_names(tmp_path: Path) -> None:
     assert engine.ask(question, kb="football").answer_labels == ["64"]
 
 
+def test_a_verb_of_leaving_says_the_former_sense(tmp_path: Path) -> None:
+    """ "Which band did X *leave*": what X left X was in before — the "former" sense, as
+    "used to" says it — so `former member of`, though no word says "former"."""
+    rows = [("Band A", "instance of", "band"), ("Band B", "instance of", "band"),
+            ("Band C", "instance of", "band")]
+    for i, singer in enumerate(("Ada Moss", "Bo Lind", "Cy Ray", "Di Park")):
+        rows += [(singer, "member of", ("Band A", "Band B")[i % 2]),
+                 (singer, "former member of", "Band C"), (singer, "born in", "Leeds")]
+    engine = _imported(tmp_path, "bands", rows)
+    for question in ("Which band did Ada Moss leave?", "Which band has Ada Moss left?",
+                     "Which band did Ada Moss quit?"):
+        assert engine.ask(question, kb="bands").answer_labels == ["Band C"], question
+    assert engine.ask("Which band is Ada Moss in?", kb="bands").answer_labels == ["Band A"]
+
+
 def test_the_encoder_adds_no_hop_that_no_word_names(tmp_path: Path) -> None:
     """The business dev KB's tuning question: the graduates of U, then the firms whose CEO
     they are, names both hops ("alumnus", "CEO"); the encoder read a longer walk through
