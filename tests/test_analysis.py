@@ -3867,16 +3867,21 @@ def test_the_encoder_does_not_bring_back_an_unsaid_former_sense_now(tmp_path: Pa
     assert trace.answer_labels == ["Real Castellana"]
 
 
-def test_a_word_of_the_present_names_no_relation(tmp_path: Path) -> None:
-    """ "Which band is X *currently* in": "currently" says when, not what — the static vectors
-    read it nearest `former member of`, its opposite, and the band X left was answered; it
-    is no relation word now (nor "these days", "at the moment")."""
+def _former_bands_kb() -> list[tuple[str, str, str]]:
+    """Four singers, each in band A or B now and formerly in band C."""
     rows = [("Band A", "instance of", "band"), ("Band B", "instance of", "band"),
             ("Band C", "instance of", "band")]
     for i, singer in enumerate(("Ada Moss", "Bo Lind", "Cy Ray", "Di Park")):
         rows += [(singer, "member of", ("Band A", "Band B")[i % 2]),
                  (singer, "former member of", "Band C"), (singer, "born in", "Leeds")]
-    engine = _imported(tmp_path, "bands", rows)
+    return rows
+
+
+def test_a_word_of_the_present_names_no_relation(tmp_path: Path) -> None:
+    """ "Which band is X *currently* in": "currently" says when, not what — the static vectors
+    read it nearest `former member of`, its opposite, and the band X left was answered; it
+    is no relation word now (nor "these days", "at the moment")."""
+    engine = _imported(tmp_path, "bands", _former_bands_kb())
     for question in ("Which band is Ada Moss currently in?",
                      "Which band is Ada Moss in these days?"):
         assert engine.ask(question, kb="bands").answer_labels == ["Band A"], question
@@ -3949,12 +3954,7 @@ def test_a_value_has_nothing_the_noun_asked_about_names(tmp_path: Path) -> None:
 def test_a_verb_of_leaving_says_the_former_sense(tmp_path: Path) -> None:
     """ "Which band did X *leave*": what X left X was in before — the "former" sense, as
     "used to" says it — so `former member of`, though no word says "former"."""
-    rows = [("Band A", "instance of", "band"), ("Band B", "instance of", "band"),
-            ("Band C", "instance of", "band")]
-    for i, singer in enumerate(("Ada Moss", "Bo Lind", "Cy Ray", "Di Park")):
-        rows += [(singer, "member of", ("Band A", "Band B")[i % 2]),
-                 (singer, "former member of", "Band C"), (singer, "born in", "Leeds")]
-    engine = _imported(tmp_path, "bands", rows)
+    engine = _imported(tmp_path, "bands", _former_bands_kb())
     for question in ("Which band did Ada Moss leave?", "Which band has Ada Moss left?",
                      "Which band did Ada Moss quit?"):
         assert engine.ask(question, kb="bands").answer_labels == ["Band C"], question
