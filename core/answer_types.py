@@ -208,11 +208,20 @@ def _reads_like_class(qa: QuestionAnalysis, kg: KnowledgeGraph, rel: str, cls: s
     """Is class `cls` the class of relation `rel` the noun asked about reads most like (by the
     contextual encoder) — another word for the same kind ("which *firm* …" of a KB whose
     firms are each an `instance of` business)?"""
-    sem = semantics_for(kg)
-    classes = sorted(kg.index.reach.get(2 * sem.code[rel], ()))
-    vecs = sentence_model().encode([qa.words[qa.answer.focus], *(kg.label(c) for c in classes)])
-    sims = vecs[1:] @ vecs[0]
-    return classes[int(np.argmax(sims))] == cls
+    classes = sorted(kg.index.reach.get(2 * semantics_for(kg).code[rel], ()))
+    return classes[int(np.argmax(_focus_class_sims(qa, kg, rel, classes)))] == cls
+
+
+def _focus_class_sims(qa: QuestionAnalysis, kg: KnowledgeGraph, rel: str, classes: list[str]
+                      ) -> np.ndarray:  # fmt: skip
+    """How like the noun asked about the labels of the classes of class relation `rel` read,
+    by the contextual encoder (memoised per question: the judge and the agent ask per step)."""
+    key = ("focus-class-sims", rel)
+    if key not in qa._cache:
+        vecs = sentence_model().encode([qa.words[qa.answer.focus],
+                                        *(kg.label(c) for c in classes)])  # fmt: skip
+        qa._cache[key] = vecs[1:] @ vecs[0]
+    return qa._cache[key]
 
 
 def said_by(qa: QuestionAnalysis, sem: RelationSemantics, relations: list[str]) -> bool:
@@ -232,14 +241,13 @@ SAID_SLACK = 0.02  # see said_by
 
 def _class_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, sample: list[str]
                  ) -> tuple[str, str] | None:  # fmt: skip
-    sem, focus = semantics_for(kg), qa.answer.focus
+    sem = semantics_for(kg)
     for rel in sem.class_relations:
         classes = sorted(kg.index.reach.get(2 * sem.code[rel], ()))
         have = {c for found in kg.edges_from(sample, rel, "out", limit=3).values() for c in found}
         if len(classes) < 2 or not have:
             continue
-        vecs = sentence_model().encode([qa.words[focus], *(kg.label(c) for c in classes)])
-        sims = vecs[1:] @ vecs[0]
+        sims = _focus_class_sims(qa, kg, rel, classes)
         best = int(np.argmax(sims))
         own = max((float(sims[k]) for k, c in enumerate(classes) if c in have), default=-1.0)
         if classes[best] not in have and sims[best] - own >= CLASS_LEAD:
