@@ -229,7 +229,11 @@ class QuestionAnalysis:
     @property
     def focus_row(self) -> int | None:
         """The score matrices' row of the noun asked about, where it is a relation word."""
-        return next((r for r, t in enumerate(self.word_tokens) if t == self.answer.focus), None)
+        return self.row_of(self.answer.focus)
+
+    def row_of(self, token: int | None) -> int | None:
+        """The score matrices' row of a token, where it is a relation word."""
+        return next((r for r, t in enumerate(self.word_tokens) if t == token), None)
 
     def relation_reading(self, row: int) -> np.ndarray:
         """(relations,): how well the word of score row `row` reads as each relation, by its
@@ -1026,6 +1030,29 @@ def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set =
 
 
 QUANTITY_NOUNS = frozenset("number count amount total".split())  # "the *number* of seats"
+# "how *many* films", "the *number* of films": a count of things, where no number of the KB is
+# what the noun names ("how much", "what amount" ask for a quantity, never a count)
+COUNT_WORDS = frozenset("many number count total".split())
+
+
+def asks_count(qa: QuestionAnalysis) -> bool:
+    """Does the question ask how many (of something)? Then its answer may be how many things
+    a walk reaches ("how many films did X direct") as well as a number the KB holds ("how
+    many seats does the stadium have": its capacity)."""
+    k = qa.answer.focus
+    return qa.answer.wh == "number" and k is not None and qa.words[k] in COUNT_WORDS
+
+
+def counted_noun(qa: QuestionAnalysis) -> int | None:
+    """The token of the noun a count question counts ("how many *films*", "the number of
+    *films*"), if it asks one."""
+    if not asks_count(qa):
+        return None
+    rows = set(qa.word_tokens)
+    for k in range(qa.answer.focus + 1, len(qa.words)):  # "how many *other* members"
+        if k in rows or qa.words[k] in AUXILIARIES:
+            return k if k in rows else None
+    return None
 
 
 _OBJECT_OPENERS = frozenset("the a an his her their its my your our".split())

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from core.loop import LoopSettings
 from core.metrics import exact_match, f1, hits_at_1, median, percentile, tied_at_top
+from core.support import last_judged
 from core.trace import Trace
 
 if TYPE_CHECKING:  # the engine sits above this module: named here as a type only
@@ -269,7 +270,11 @@ def evidence_path(trace: Trace) -> str:
     """The relations on the top answer's evidence, in order ("directed by → release year")."""
     if not trace.answers or not trace.answers[0].evidence:
         return ""
-    return " → ".join(t.p_label for t in trace.answers[0].evidence)
+    evidence = trace.answers[0].evidence
+    step = last_judged(trace.steps, trace.answered_from)
+    if step is not None and step.action.kind == "count":  # one counted thing's chain
+        return " → ".join(t.p_label for t in evidence[: step.action.params["chain"]]) + " → count"
+    return " → ".join(t.p_label for t in evidence)
 
 
 def write_details(results: list[QuestionResult], path: Path | str) -> None:

@@ -46,12 +46,15 @@ class RuleJudge:
         fit = explain(qa, hops, used, side_rels, start, implies_first_hop(self.kg, start),
                       anchor_kind(qa, self.kg, start, used[0] if used else None))  # fmt: skip
         rel, direction = hops[-1] if reading.hops else (state.arrival or hops[-1])
-        kind = answer_fit(qa, self.kg, rel, direction, trusted_only=True,
-                          reached=reached_vector(self.kg, start, hops))  # fmt: skip
-        if class_asked(qa, self.kg, list(state.frontier), side_rels) is not None \
+        if reading.counted:  # "how many films did X direct": a count is the number asked for
+            kind = 1.0
+        elif class_asked(qa, self.kg, list(state.frontier), side_rels) is not None \
                 or class_of_another_noun(qa, self.kg, list(state.frontier)) is not None:
             kind = -1.0  # "what *nationality* is X's singer": a musician is no country;
             # "which *artists* released *albums* …": these are the albums
+        else:
+            kind = answer_fit(qa, self.kg, rel, direction, trusted_only=True,
+                              reached=reached_vector(self.kg, start, hops))  # fmt: skip
         unused = _names_not_on_path(used, chain)
         pending = max(reading.pending, len(unused))
         fits = kind > TYPE_MISMATCH

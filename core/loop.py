@@ -65,7 +65,8 @@ class Reading:
     used: tuple = ()  # the entity mentions the current path starts from or intersects with
     hops: list[tuple[str, str]] = field(default_factory=list)  # (relation, direction) walked
     side_relations: list[str] = field(default_factory=list)  # constraints and filters applied
-    pending: int = 0  # plan parts (constraints, filters) not applied yet
+    pending: int = 0  # plan parts (constraints, filters, a count) not applied yet
+    counted: bool = False  # the candidates are how many things the path reaches (a number)
     exclude_topic: bool = False  # the topic entity is not an answer ("other films …")
     # how much of the question the best plan on this KB explains (core.path_fit.explain):
     # words no relation of the KB can explain are not held against a path (0: unknown)

@@ -161,6 +161,7 @@ def _cok(kg: KnowledgeGraph, settings: LoopSettings, ctx: Context) -> Compositio
             "generate": LLMSource(llm),
             "hop": kg_source,
             "constrain": kg_source,
+            "count": kg_source,
             "sparql": kg_source,
             "sql": TableSource(home),
             "search": DocumentSource(home),

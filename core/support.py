@@ -96,6 +96,9 @@ def type_fit(trace: Trace, kg: KnowledgeGraph, evidence: list[Triple]) -> bool |
     from core.judges import TYPE_MISMATCH, chain_hops
     from core.path_fit import reached_vector
 
+    answered = last_judged(trace.steps, trace.answered_from)
+    if answered is not None and answered.action.kind == "count":
+        return True  # a count answers "how many", the only question the rule agent counts for
     topics = {i for link in trace.linked for i in link.get("ids", ())}
     hops, _ = chain_hops(evidence, topics)
     if not hops:

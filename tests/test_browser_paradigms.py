@@ -53,8 +53,35 @@ def test_every_paradigm_runs_to_the_end_on_the_ask_page(home: Path) -> None:
             browser.close()
 
 
-def run_one(page, name: str, planning: bool = False) -> None:
-    page.get_by_label("Question").fill(QUESTION)
+def test_a_count_shows_as_its_own_step_on_the_ask_page(home: Path) -> None:
+    """"how many films did X direct" in the two rule-planned paradigms: the answer card holds
+    the count, and the count step shows its COUNT query and how many it counted."""
+    with streamlit_app(home, ARTIFACTS / "count-streamlit.log") as base, \
+            sync_api.sync_playwright() as p:  # fmt: skip
+        browser = launch_chromium(p)
+        try:
+            page = browser.new_page(viewport={"width": 1500, "height": 2000})
+            page.set_default_timeout(60_000)
+            page.goto(base)
+            expect(page.get_by_role("heading", name="Ask")).to_be_visible()
+            wait_idle(page, 60_000)
+            for name in ("kg-only", "cok"):
+                run_one(page, name, question=COUNT_QUESTION, shot=f"count-{name}")
+                card = page.locator(".st-key-answer_card").inner_text()
+                assert "25" in card, (name, card[:500])
+                body = page.locator("body").inner_text()
+                assert re.search(r"Step \d+ — count the 25 candidates", body), name
+                assert "COUNT(DISTINCT ?answer)" in body and "25 counted" in body, name
+        finally:
+            browser.close()
+
+
+COUNT_QUESTION = "how many films did [Steven Spielberg] direct"
+
+
+def run_one(page, name: str, planning: bool = False, question: str = QUESTION,
+            shot: str | None = None) -> None:  # fmt: skip
+    page.get_by_label("Question").fill(question)
     page.get_by_role("combobox", name="Paradigm").click()
     page.get_by_role("option", name=name, exact=True).click()
     if planning:
@@ -70,7 +97,7 @@ def run_one(page, name: str, planning: bool = False) -> None:
     expect(new_run).to_be_visible(timeout=RUN_TIMEOUT_MS)
     wait_idle(page, RUN_TIMEOUT_MS)
     ARTIFACTS.mkdir(exist_ok=True)
-    shot = name.replace("+", "plus") + ("-planning" if planning else "")
+    shot = shot or name.replace("+", "plus") + ("-planning" if planning else "")
     page.screenshot(path=str(ARTIFACTS / f"paradigm-{shot}.png"), full_page=True)
     body = page.locator("body").inner_text()
     assert "The run failed" not in body and "Cannot answer" not in body, (name, body[-2000:])

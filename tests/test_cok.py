@@ -261,3 +261,12 @@ def test_a_comparison_is_not_walked_as_a_hop_by_the_kg_part(metaqa_engine: Engin
     trace = cok(metaqa_engine, "Which of Peter Bogdanovich's scripts date from the 1970s?")
     assert trace.answer_labels and not any(a.isdigit() for a in trace.answer_labels)
     assert "At Long Last Love" in trace.answer_labels
+
+
+@pytest.mark.slow  # ≈ 0.5 s: `make test` runs it; the fast loop keeps cheaper ones
+def test_the_kg_part_counts_what_it_reaches(metaqa_engine: Engine) -> None:
+    """"how many films did X direct": the KG source runs the rule agent's count step."""
+    trace = cok(metaqa_engine, "how many films did [Steven Spielberg] direct")
+    assert trace.answer_labels == ["25"] and trace.support.status == "verified"
+    count = trace.steps[-1].action
+    assert count.kind == "count" and "COUNT(DISTINCT ?answer)" in count.query

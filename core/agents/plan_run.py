@@ -78,8 +78,7 @@ class RulePlanRun:
         """Keep the result of a plan just completed, or of a plan's hops so far, when the
         judge scores it best so far."""
         plan = self.plan
-        complete = self.hop_i >= len(plan.hops) and self.part_i >= (
-            len(plan.constraints) + len(plan.filters))  # fmt: skip
+        complete = self.hop_i >= len(plan.hops) and self.part_i >= plan.parts
         # ... or the hops walked so far, judged with the parts still to come held against
         # them, where they reach the kind of thing asked for: what the run answers when
         # every longer walk finds nothing
@@ -119,8 +118,7 @@ class RulePlanRun:
             return
 
         def steps(plan: Plan) -> int:
-            return (len(plan.hops) - walked(self, plan) + len(plan.constraints)
-                    + len(plan.filters))  # fmt: skip
+            return len(plan.hops) - walked(self, plan) + plan.parts
 
         if steps(self.plan) > steps_left:
             self._bring_forward(coverage(self.plan) - SWITCH_LOSS,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +24,8 @@ from core.analysis import (
     TAU_SOFT,
     EntityMention,
     QuestionAnalysis,
+    asks_count,
+    counted_noun,
     passive_of_focus,
     role_codes,
     said_senses,
@@ -65,6 +67,8 @@ MAX_REREAD = 2  # constraints read by their next relation too (see Planner._cons
 MARK_REACH = 4  # tokens between a marked modifier ("former") and the name it belongs to
 UNNAMED_BY_WORDS = 3  # ... and these, nearest the question's words (see _plans_for)
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
+COUNT_MARGIN = 0.05  # a count's last hop is named within this of the best-named last hop
+STATED_COUNT = 0.4  # a number-valued relation named this like a counted one states its count
 NAMED_AT = 0.45  # a relation some question word matches this well counts as named (or
 # weakly: core.path_fit.clear_choice)
 FOCUS_SAMPLE = 20  # answers of a constraint on the noun asked about read for their roles
@@ -212,12 +216,20 @@ class Plan:
     kinds: list[tuple[int, str, str]] = field(default_factory=list)
     exclude_topic: bool = False  # the topic entity is never an answer of this plan
     first_stage: bool = False  # scored by the linear first stage alone (a clear winner)
+    # the answer is how many nodes the walk reaches ("how many films did X direct"), counted
+    # as the plan's last part
+    count: bool = False
 
     def key(self, sem: RelationSemantics) -> tuple:
         """What makes two plans the same: walks over a relation stored both ways are one walk
         (`parent` out is `child` in, `RelationSemantics.same_walk`)."""
         return (self.anchor, sem.same_walk(self.hops), tuple(self.constraints),
-                tuple(self.filters))  # fmt: skip
+                tuple(self.filters), self.count)  # fmt: skip
+
+    @property
+    def parts(self) -> int:
+        """The steps after the hops: constraints, then filters, then the count."""
+        return len(self.constraints) + len(self.filters) + self.count
 
     @property
     def used(self) -> tuple[EntityMention, ...]:
@@ -261,6 +273,8 @@ class Planner:
                 candidates.extend(self._plans_for(qa, mention, anchor))
         if not candidates:
             return []
+        if asks_count(qa):
+            candidates += self._counted(qa, candidates)
         x = self.feature_matrix(candidates, qa)
         hops = np.array([len(p.hops) for p in candidates])
         base = self.linear.scores(x)
@@ -300,6 +314,29 @@ class Planner:
                 plan.exclude_topic = False
             ranked.append(plan)
         return ranked
+
+    def _counted(self, qa: QuestionAnalysis, plans: list[Plan]) -> list[Plan]:
+        """Each plan whose last hop arrives at things and is what the noun counted names best
+        of all the plans' last hops ("how many *children* does X have": `child`), counting
+        them — not where the noun names no hop ("how many *seats* does X have": how many
+        stadiums)."""
+        row = qa.row_of(counted_noun(qa))
+        if row is None:
+            return []
+        last = np.array([role_codes(self.sem, p.hops[-1:])[0] for p in plans])
+        things = arrival_kinds(self.sem, last) == "entity"
+        names = qa.role_names[row, last]
+        named = (names >= NAMED_AT) & (names >= names.max() - COUNT_MARGIN)
+        # ... over a role that gives several nodes for one ("how many *seats* does X have"
+        # is no count of X's `venue`, of which each has one, however alike the words read)
+        several = ~self.sem.one_each[last]
+        # ... nor where the KB states such counts: a number the walks reach over a relation
+        # named like the one counted (`number of employees` beside `employer`)
+        vecs = self.sem.label_vecs
+        numbers = vecs[np.unique(last[~things] >> 1)]
+        stated = (vecs[last >> 1] @ numbers.T).max(axis=1, initial=-1.0) >= STATED_COUNT
+        return [replace(p, count=True, features={}) for p, ok in
+                zip(plans, things & named & several & ~stated, strict=True) if ok]  # fmt: skip
 
     def _of_asked_kind(self, qa: QuestionAnalysis, plans: list[Plan]) -> np.ndarray | None:
         """Per plan: do its answers have the kind the noun asked about names — by a relation
@@ -786,6 +823,8 @@ class Planner:
             # asked about names (players at that position), whatever the noun reads like
             by_value = np.isin(last, self._focus_valued(qa, plans[0]))
             types[by_value, ANSWER_KINDS.index(qa.answer.wh)] = 1.0
+            # a count is a number, whatever the walk reaches
+            types[[p.count for p in plans], ANSWER_KINDS.index(qa.answer.wh)] = 1.0
         for j, kind in enumerate(ANSWER_KINDS):
             columns[f"type_{kind}"] = types[:, j]
         x = np.empty((n, len(FEATURES)))

@@ -90,9 +90,11 @@ class RuleAgent:
         plan = run.plan
         if run.hop_i < len(plan.hops):
             return self._keep(run, self._next_hop(state, run.hop_i))
-        parts = len(plan.constraints) + len(plan.filters)
-        if run.part_i < parts:
+        if run.part_i < plan.parts:
             return self._keep(run, self._part_action(state, plan, run.part_i))
+        if plan.count:
+            state.stop_reason = "the best plan is complete: the things it reaches are counted"
+            return None
         # "what *nationality* is X's lead singer": the singer is no country; walk on where a
         # ranked plan does and arrives at the class the noun asked about names
         asked = class_asked(run.analysis, self.kg, list(state.frontier),
@@ -417,8 +419,8 @@ class RuleAgent:
         applied yet, whether the topic may be an answer, the hops walked."""
         reading = state.reading
         reading.used = plan.used
-        parts = len(plan.constraints) + len(plan.filters)
-        reading.pending = (len(plan.hops) - hops_done) + (parts - parts_done)
+        reading.pending = (len(plan.hops) - hops_done) + (plan.parts - parts_done)
+        reading.counted = plan.count and parts_done == plan.parts
         reading.exclude_topic = plan.exclude_topic
         reading.hops = list(plan.hops[:hops_done])
         side = [r for _, r, _ in plan.constraints] + [f.relation for f in plan.filters]
@@ -514,6 +516,20 @@ class RuleAgent:
                         "exclude": [plan.anchor] if plan.exclude_topic else []},  # fmt: skip
                 details=self._why(plan),
             )
+        if part_i == len(plan.constraints) + len(plan.filters):  # the count, last
+            left_out = [self.kg.label(n) for n in self._not_counted(plan) if n in state.frontier]
+            return Action(
+                kind="count",
+                description=f"count the {len(state.frontier) - len(left_out)} candidates"
+                + (f" other than {', '.join(left_out)}" if left_out else ""),
+                query=query,
+                language="sparql",
+                source=f"kg:{self.kg.name}",
+                # "chain": the triples of each thing counted (its evidence, in the answer's)
+                params={"from": list(state.frontier), "exclude": self._not_counted(plan),
+                        "chain": len(next(iter(state.frontier.values()), []))},  # fmt: skip
+                details=self._why(plan),
+            )
         f = plan.filters[part_i - len(plan.constraints)]
         return Action(
             kind="filter",
@@ -527,13 +543,20 @@ class RuleAgent:
             details=self._why(plan),
         )
 
+    def _not_counted(self, plan: Plan) -> list[str]:
+        """What a count leaves out, as the answers would: the names the plan starts from or
+        intersects with, and the topic where the plan asks for other things."""
+        anchors = [i for m in plan.used[1:] for i in m.ids]
+        return anchors + ([plan.anchor] if plan.exclude_topic else [])
+
     def _sparql(self, plan: Plan, n_hops: int, n_parts: int) -> str:
         """The whole-path query so far, headed by a comment in words for the reader."""
         n_constraints = min(n_parts, len(plan.constraints))
-        n_filters = max(0, n_parts - len(plan.constraints))
+        n_filters = min(max(0, n_parts - len(plan.constraints)), len(plan.filters))
         part = Plan(plan.anchor, plan.mention, plan.hops[:n_hops],
                     plan.constraints[:n_constraints], filters=plan.filters[:n_filters],
-                    kinds=[k for k in plan.kinds if k[0] <= n_hops])  # fmt: skip
+                    kinds=[k for k in plan.kinds if k[0] <= n_hops],
+                    count=plan.count and n_parts == plan.parts)  # fmt: skip
         query = path_sparql(
             plan.anchor,
             part.hops,
@@ -543,6 +566,7 @@ class RuleAgent:
             # leaves it out of the answers where the plan asks for other things)
             exclude_topic=n_hops < len(plan.hops),
             kinds=part.kinds,
+            count=self._not_counted(plan) if part.count else None,
         )
         return f"# {self._describe(part)}\n{query}"
 
@@ -584,7 +608,7 @@ class RuleAgent:
             text += f" ∩ {self.kg.label(rel)} {self.kg.label(anchor)}"
         for f in plan.filters:
             text += f" where {self.kg.label(f.relation)} {f.comparison.text()}"
-        return text
+        return f"count of {text}" if plan.count else text
 
     # -- summarise --------------------------------------------------------------------------
     def summarize(self, state: State, memory: list[Step]) -> tuple[list[Answer], int]:

@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import asdict, replace
 
 from core.kg.store import KnowledgeGraph
+from core.kg.terms import XSD
 from core.loop import Retrieval, State
 from core.trace import Action, Triple
 
 MAX_FRONTIER = 5000  # candidate nodes kept after a hop
 MAX_STEP_TRIPLES = 400  # triples a step shows (the subgraph drawn for the analyst)
+MAX_COUNTED_EVIDENCE = 50  # things counted whose evidence chains a count answer carries
 PER_NODE = 8  # edges per node and hop in a one-shot neighbourhood
 
 
@@ -41,6 +43,8 @@ class KGSource:
             return self._constrain(action, state)
         if action.kind == "filter":
             return self._filter(action, state)
+        if action.kind == "count":
+            return self._count(action, state)
         if action.kind == "neighbourhood":
             return self._neighbourhood(action)
         if action.kind == "sparql":
@@ -188,6 +192,25 @@ class KGSource:
         return Retrieval(triples=triples, frontier=frontier, support=support,
                          note=f"{len(keep)} of {len(state.frontier)} candidates kept")  # fmt: skip
 
+    def _count(self, action: Action, state: State) -> Retrieval:
+        """How many candidates there are (less those the plan never answers): one number,
+        whose evidence is the chains of the things counted."""
+        left_out = set(action.params.get("exclude", ()))
+        counted = [n for n in state.frontier if n not in left_out]
+        if not counted:
+            return Retrieval(note="nothing is left to count")
+        number = f'"{len(counted)}"^^<{XSD}integer>'
+        evidence = [t for n in counted[:MAX_COUNTED_EVIDENCE] for t in state.frontier[n]]
+        last = [state.frontier[n][-1] for n in counted if state.frontier[n]]
+        note = f"{len(counted)} counted"
+        if len(counted) < len(state.frontier):
+            note += f" ({len(state.frontier) - len(counted)} left out: the question's names)"
+        if len(state.frontier) >= MAX_FRONTIER:  # the walk kept no more: a lower bound
+            note += f"; the walk keeps at most {MAX_FRONTIER} candidates, so there may be more"
+        return Retrieval(triples=last[:MAX_STEP_TRIPLES], frontier={number: evidence},
+                         support={number: 1}, truncated=len(state.frontier) >= MAX_FRONTIER,
+                         note=note)  # fmt: skip
+
     def _sparql(self, action: Action) -> Retrieval:
         """A written SPARQL query (guarded): the nodes of its first column are the candidates."""
         result = self.kg.sparql(action.query, max_rows=MAX_FRONTIER)
@@ -267,13 +290,15 @@ def sent_summary(url: str, sent: list) -> dict:
 
 
 def path_sparql(anchor: str, hops: list[tuple[str, str]], constraints=(), filters=(),
-                exclude_topic: bool = True, kinds=()) -> str:  # fmt: skip
+                exclude_topic: bool = True, kinds=(), count: list[str] | None = None
+                ) -> str:  # fmt: skip
     """SPARQL for the answers reached from anchor along hops (linked to the constraint anchors
     and satisfying the filters: `(relation, comparison)` pairs, see core.constraints).
 
     Like the incremental walk, no intermediate variable comes back to the topic entity; the
     answer may be the topic itself unless `exclude_topic`. `kinds`: (hop number, relation,
-    value) — the nodes that hop reaches have that value ("the *female* parent")."""
+    value) — the nodes that hop reaches have that value ("the *female* parent"). `count`: the
+    query counts the answers, less these nodes."""
     lines, current, variables = [], anchor, []
     for i, (rel, direction) in enumerate(hops, 1):
         var = "?answer" if i == len(hops) else f"?x{i}"
@@ -310,6 +335,11 @@ def path_sparql(anchor: str, hops: list[tuple[str, str]], constraints=(), filter
             lines.append(f"  FILTER({var} {op} {_num(comparison.values[0])})")
     kept = variables if exclude_topic else variables[:-1]
     lines += [f"  FILTER(!sameTerm({var}, {anchor}))" for var in kept]
+    if count is not None:
+        lines += [f"  FILTER(!sameTerm(?answer, {node}))" for node in dict.fromkeys(count)
+                  if node != anchor or not exclude_topic]  # fmt: skip
+        body = "\n".join(lines)
+        return f"SELECT (COUNT(DISTINCT ?answer) AS ?count) WHERE {{\n{body}\n}}"
     body = "\n".join(lines)
     return f"SELECT DISTINCT ?answer WHERE {{\n{body}\n}}{order}"
 
