@@ -37,6 +37,18 @@ ROWS = [
     ("Cy Lee", "member of", "Pawn Club"),
     ("Di Lee", "member of", "Pawn Club"),
     ("Fay Moss", "member of", "Pawn Club"),
+    ("Blue Road", "written by", "Ann Lee"),
+    ("Red Sky", "written by", "Ann Lee"),
+    ("Old Mill", "written by", "Ann Lee"),
+    ("Grey Dawn", "written by", "Ed Moss"),
+    ("Blue Road", "instance of", "song"),
+    ("Red Sky", "instance of", "song"),
+    ("Grey Dawn", "instance of", "song"),
+    ("Old Mill", "instance of", "poem"),
+    *((p, "instance of", "person") for p in ("Ann Lee", "Ed Moss", "Bo Lee", "Cy Lee",
+                                             "Di Lee", "Fay Moss")),
+    *((c, "instance of", "club") for c in ("Rook Club", "Pawn Club")),
+    ("Oak Hall", "instance of", "hall"),
 ]
 
 
@@ -128,3 +140,18 @@ def test_a_count_reads_in_eval_details_as_one_thing_s_path_then_the_count(engine
                                                                          ) -> None:  # fmt: skip
     trace = ask(engine, "how many other children does Bo Lee's mother have")
     assert evidence_path(trace) == "child → child → count"
+
+
+def test_things_are_counted_by_their_class(engine: Engine) -> None:
+    """"songs" names no relation; the nodes `written by` reaches back are `instance of` song
+    (Old Mill, a poem, is no song: the class word keeps the songs, then they are counted)."""
+    trace = ask(engine, "how many songs did Ann Lee write")
+    assert trace.answer_labels == ["2"]
+    assert trace.steps[-1].action.kind == "count"
+
+
+def test_a_walk_that_reaches_one_thing_for_each_may_still_count_several(engine: Engine) -> None:
+    """Each person is in one club, but Ann Lee's three children are in two."""
+    trace = ask(engine, "how many clubs have members who are children of Ann Lee")
+    assert trace.answer_labels == ["2"]
+    assert trace.steps[-1].action.kind == "count"

@@ -52,7 +52,7 @@ from core.path_fit import (
     kind_on_path,
     path_reach,
 )
-from core.text import MARKED_MODIFIERS, is_plural, says_now, word_senses
+from core.text import MARKED_MODIFIERS, is_plural, says_now, word_forms, word_senses
 from core.textmodel import sentence_model
 
 Hop = tuple[str, str]  # (relation id, "out" | "in")
@@ -67,7 +67,7 @@ MAX_REREAD = 2  # constraints read by their next relation too (see Planner._cons
 MARK_REACH = 4  # tokens between a marked modifier ("former") and the name it belongs to
 UNNAMED_BY_WORDS = 3  # ... and these, nearest the question's words (see _plans_for)
 MAX_UNNAMED_BRANCH = 8  # next relations tried when the question does not name them
-COUNT_MARGIN = 0.05  # a count's last hop is named within this of the best-named last hop
+COUNT_MARGIN = 0.05  # a count named by the noun: within this of its best-named last hop
 STATED_COUNT = 0.4  # a number-valued relation named this like a counted one states its count
 NAMED_AT = 0.45  # a relation some question word matches this well counts as named (or
 # weakly: core.path_fit.clear_choice)
@@ -316,27 +316,68 @@ class Planner:
         return ranked
 
     def _counted(self, qa: QuestionAnalysis, plans: list[Plan]) -> list[Plan]:
-        """Each plan whose last hop arrives at things and is what the noun counted names best
-        of all the plans' last hops ("how many *children* does X have": `child`), counting
-        them — not where the noun names no hop ("how many *seats* does X have": how many
+        """Each plan whose last hop arrives at the things the noun counted names, counting
+        them: by what they are ("how many *songs* did X write": the nodes `written by` reaches
+        back are songs, by a label's head or a class) or by the hop's name, the noun's best of
+        the plans' last hops ("how many *children* does X have": `child`; not "*workers*"
+        read as the chief executive of firms X employs, where `number of employees` reads
+        better) — not where the noun names no hop ("how many *seats* does X have": how many
         stadiums)."""
-        row = qa.row_of(counted_noun(qa))
+        token = counted_noun(qa)
+        row = qa.row_of(token)
         if row is None:
             return []
-        last = np.array([role_codes(self.sem, p.hops[-1:])[0] for p in plans])
-        things = arrival_kinds(self.sem, last) == "entity"
+        sem = self.sem
+        forms = word_forms(qa.words[token]) | {qa.words[token]}
+        last = np.array([role_codes(sem, p.hops[-1:])[0] for p in plans])
+        things = arrival_kinds(sem, last) == "entity"
         names = qa.role_names[row, last]
-        named = (names >= NAMED_AT) & (names >= names.max() - COUNT_MARGIN)
-        # ... over a role that gives several nodes for one ("how many *seats* does X have"
-        # is no count of X's `venue`, of which each has one, however alike the words read)
-        several = ~self.sem.one_each[last]
-        # ... nor where the KB states such counts: a number the walks reach over a relation
-        # named like the one counted (`number of employees` beside `employer`)
-        vecs = self.sem.label_vecs
-        numbers = vecs[np.unique(last[~things] >> 1)]
-        stated = (vecs[last >> 1] @ numbers.T).max(axis=1, initial=-1.0) >= STATED_COUNT
-        return [replace(p, count=True, features={}) for p, ok in
-                zip(plans, things & named & several & ~stated, strict=True) if ok]  # fmt: skip
+        kept = []
+        for i, plan in enumerate(plans):
+            code = int(last[i])
+            if not things[i] or sem.one_each[role_codes(sem, plan.hops)].all() or (
+                    code % 2 == 0 and sem.rel_ids[code >> 1] in sem.class_relations):
+                # ... over a walk that may reach several (no count of a stadium's one
+                # `venue` for "how many *seats*", however alike the words read), and not of
+                # the classes things are `instance of` ("how many *papers*")
+                continue
+            prev = role_codes(sem, plan.hops[-2:-1])
+            kind = (sem.kind_after(prev[0], code) if prev else sem.kind_heads[code]) \
+                | self._classes_reached(plan)  # fmt: skip
+            # the name read the wrong way: "*clubs*" names `plays for club`, whose walk
+            # back reaches players
+            backwards = bool(forms & sem.head_forms[code >> 1]) and not sem.named_by_head(code ^ 1)
+            if forms & kind or (names[i] >= max(NAMED_AT, names.max() - COUNT_MARGIN)
+                                and not backwards):  # fmt: skip
+                kept.append(i)
+        # ... nor where the KB states the count: a number that the node the counted links
+        # start from has, over a relation named like the one counted (X's `number of
+        # employees` beside the people whose `employer` X is)
+        numbers: dict[tuple, set[int]] = {}
+        for plan, code, thing in zip(plans, last.tolist(), things, strict=True):
+            if not thing:
+                numbers.setdefault((plan.anchor, tuple(plan.hops[:-1])), set()).add(code >> 1)
+        vecs = sem.label_vecs
+        return [replace(plans[i], count=True, features={}) for i in kept
+                if not any(float(vecs[last[i] >> 1] @ vecs[r]) >= STATED_COUNT
+                           for r in numbers.get((plans[i].anchor, tuple(plans[i].hops[:-1])),
+                                                ()))]  # fmt: skip
+
+    def _classes_reached(self, plan: Plan, sample: int = 50) -> frozenset[str]:
+        """The word forms of the class labels (the head word of each) of a sample of the
+        nodes the plan's walk reaches: songs are `instance of` song."""
+        sem, kg = self.sem, self.kg
+        if not sem.class_relations:
+            return frozenset()
+        nodes = [plan.anchor]
+        for rel, direction in plan.hops:
+            reached = kg.edges_from(nodes, rel, direction)
+            nodes = list(dict.fromkeys(n for node in nodes for n in reached.get(node, ())))
+            nodes = nodes[:sample]
+        classes = {c for rel in sem.class_relations
+                   for values in kg.edges_from(nodes, rel, "out").values() for c in values}
+        heads = [kg.label(c).lower().split()[-1:] for c in classes]
+        return frozenset(f for head in heads for w in head for f in word_forms(w) | {w})
 
     def _of_asked_kind(self, qa: QuestionAnalysis, plans: list[Plan]) -> np.ndarray | None:
         """Per plan: do its answers have the kind the noun asked about names — by a relation
