@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -36,27 +38,30 @@ def home(metaqa_home: Path, tmp_path: Path) -> Path:
 
 
 def test_every_paradigm_runs_to_the_end_on_the_ask_page(home: Path) -> None:
-    with streamlit_app(home, ARTIFACTS / "paradigms-streamlit.log") as base, \
-            sync_api.sync_playwright() as p:  # fmt: skip
-        browser = launch_chromium(p)
-        try:
-            page = browser.new_page(viewport={"width": 1500, "height": 2000})
-            page.set_default_timeout(60_000)
-            page.goto(base)
-            expect(page.get_by_role("heading", name="Ask")).to_be_visible()
-            wait_idle(page, 60_000)
-            for name in PARADIGMS:
-                run_one(page, name)
-            run_one(page, "llmxkg", planning=True)
-            compare_all(page)
-        finally:
-            browser.close()
+    with ask_page(home, "paradigms") as page:
+        for name in PARADIGMS:
+            run_one(page, name)
+        run_one(page, "llmxkg", planning=True)
+        compare_all(page)
 
 
 def test_a_count_shows_as_its_own_step_on_the_ask_page(home: Path) -> None:
     """"how many films did X direct" in the two rule-planned paradigms: the answer card holds
     the count, and the count step shows its COUNT query and how many it counted."""
-    with streamlit_app(home, ARTIFACTS / "count-streamlit.log") as base, \
+    with ask_page(home, "count") as page:
+        for name in ("kg-only", "cok"):
+            run_one(page, name, question=COUNT_QUESTION, shot=f"count-{name}")
+            card = page.locator(".st-key-answer_card").inner_text()
+            assert "25" in card, (name, card[:500])
+            body = page.locator("body").inner_text()
+            assert re.search(r"Step \d+ — count the 25 candidates", body), name
+            assert "COUNT(DISTINCT ?answer)" in body and "25 counted" in body, name
+
+
+@contextmanager
+def ask_page(home: Path, name: str) -> Iterator:
+    """The app on `home` in chromium, on the Ask page, idle (its log: <name>-streamlit.log)."""
+    with streamlit_app(home, ARTIFACTS / f"{name}-streamlit.log") as base, \
             sync_api.sync_playwright() as p:  # fmt: skip
         browser = launch_chromium(p)
         try:
@@ -65,13 +70,7 @@ def test_a_count_shows_as_its_own_step_on_the_ask_page(home: Path) -> None:
             page.goto(base)
             expect(page.get_by_role("heading", name="Ask")).to_be_visible()
             wait_idle(page, 60_000)
-            for name in ("kg-only", "cok"):
-                run_one(page, name, question=COUNT_QUESTION, shot=f"count-{name}")
-                card = page.locator(".st-key-answer_card").inner_text()
-                assert "25" in card, (name, card[:500])
-                body = page.locator("body").inner_text()
-                assert re.search(r"Step \d+ — count the 25 candidates", body), name
-                assert "COUNT(DISTINCT ?answer)" in body and "25 counted" in body, name
+            yield page
         finally:
             browser.close()
 
