@@ -11,6 +11,7 @@ from core.answer_types import answer_fit, class_asked, class_of_another_noun, im
 from core.kg.store import KnowledgeGraph
 from core.loop import Judgement, State
 from core.path_fit import anchor_kind, explain, reached_vector
+from core.text import is_plural
 from core.trace import Step, Triple
 
 
@@ -56,7 +57,10 @@ class RuleJudge:
             kind = answer_fit(qa, self.kg, rel, direction, trusted_only=True,
                               reached=reached_vector(self.kg, start, hops))  # fmt: skip
         unused = _names_not_on_path(used, chain)
-        pending = max(reading.pending, len(unused))
+        said = self._said_of_answers(qa, unused, state.frontier, hops[-1])
+        unused = [m for m in unused if m not in said]
+        pending = max(reading.pending - sum(m in said for m in reading.pending_names),
+                      len(unused))  # fmt: skip
         fits = kind > TYPE_MISMATCH
         # relative to what the best plan on this KB explains: words no relation can explain
         # are not held against the path
@@ -82,8 +86,36 @@ class RuleJudge:
         )
         return Judgement(reward, reason, answer_fit=kind)
 
+    def _said_of_answers(self, qa, unused: list, frontier: dict, last_hop: tuple[str, str]
+                         ) -> list:  # fmt: skip
+        """The names not yet on the path that only say what the answers are: the common noun
+        asked about ("which *films* did X direct") read as a node (the tag `film`) that no
+        candidate is linked to and that few nodes of their kind are (under CLASS_SHARE of
+        those the last hop arrives at) — no class of theirs, so no part left to apply. A
+        filter that holds for none is still one ("which *comedies*": genre Comedy, a fifth
+        of all films)."""
+        focus = qa.answer.focus
+        if focus is None or not frontier:
+            return []
+        rel, direction = last_hop
+        info = self.kg.index.relations.get(rel)
+        kind = (info.n_objects if direction == "out" else info.n_subjects) if info else 0
+        said = []
+        for m in unused:
+            if m.named or not m.start <= focus < m.end or not kind or any(
+                    self.kg.degree(i) >= CLASS_SHARE * kind for i in m.ids) \
+                    or is_plural(qa.words[m.end] if m.end < len(qa.words) else ""):
+                continue  # (not "which *sports* films": a noun that says which films)
+            linked = {n for i in m.ids for code in self.kg.index.roles.get(i, ())
+                      for n in self.kg.edges(i, self.kg.index.rel_ids[code >> 1],
+                                             "out" if code % 2 == 0 else "in")}
+            if not linked & frontier.keys():
+                said.append(m)
+        return said
+
 
 TYPE_MISMATCH = -0.5  # answer_fit below this: the candidates are not what was asked for
+CLASS_SHARE = 0.02  # a node linked to this share of a kind's nodes may be a class of theirs
 MIN_CEILING = 0.3  # a question the KB explains less than this is judged on plain coverage
 
 

@@ -67,6 +67,8 @@ class Reading:
     side_relations: list[str] = field(default_factory=list)  # constraints and filters applied
     pending: int = 0  # plan parts (constraints, filters, a count) not applied yet
     counted: bool = False  # the candidates are how many things the path reaches (a number)
+    # the names whose constraints are among the `pending` parts (core.judges reads them)
+    pending_names: tuple = ()
     exclude_topic: bool = False  # the topic entity is not an answer ("other films …")
     # how much of the question the best plan on this KB explains (core.path_fit.explain):
     # words no relation of the KB can explain are not held against a path (0: unknown)

@@ -227,3 +227,32 @@ def test_a_low_reward_still_answers_with_low_confidence(tmp_path) -> None:
     assert 0.01 <= trace.steps[-1].reward < 0.1
     assert trace.support.status == "low confidence"
     assert f"reward {trace.steps[-1].reward:.2f} is below R" in trace.support.reason
+
+
+def _films_kb() -> str:
+    """Sixty films by three directors, each with a genre (Comedy or Drama); one of them
+    tagged `film` — a word used as a tag, linked to under 2 % of the films."""
+    rows = []
+    for i in range(60):
+        film = f"Picture {i:02d}"
+        rows.append((film, "directed by", ("Ann Lee", "Bo Ray", "Cy Moss")[i % 3]))
+        rows.append((film, "has genre", "Comedy" if i % 4 == 0 else "Drama"))
+    rows.append(("Picture 01", "has tags", "film"))
+    return "".join(f"{s}\t{p}\t{o}\n" for s, p, o in rows)
+
+
+def test_a_class_word_no_answer_is_linked_to_is_no_part_left_to_apply(tmp_path) -> None:
+    """"which *films* did Ann Lee direct": "films" links the tag `film`, which none of her
+    films has and almost no film has — it says what the answers are, so the judge does not
+    wait for it (the walk is verified at once); "which *comedies*" links the genre Comedy, a
+    real filter, which is applied."""
+    (tmp_path / "films.tsv").write_text(_films_kb(), encoding="utf-8")
+    workspace = Workspace(tmp_path / "home")
+    workspace.import_file(tmp_path / "films.tsv", name="films")
+    engine = Engine(workspace)
+    trace = engine.ask("which films did Ann Lee direct", kb="films")
+    assert len(trace.answer_labels) == 20 and trace.support.status == "verified"
+    assert [s.action.kind for s in trace.steps] == ["hop"] and trace.steps[0].reward == 1.0
+    trace = engine.ask("which comedies did Ann Lee direct", kb="films")
+    assert [s.action.kind for s in trace.steps] == ["hop", "constrain"]
+    assert set(trace.answer_labels) == {f"Picture {i:02d}" for i in range(0, 60, 12)}

@@ -421,6 +421,8 @@ class RuleAgent:
         reading.used = plan.used
         reading.pending = (len(plan.hops) - hops_done) + (plan.parts - parts_done)
         reading.counted = plan.count and parts_done == plan.parts
+        applied = parts_done if hops_done == len(plan.hops) else 0
+        reading.pending_names = tuple(plan.constraint_mentions[applied:])
         reading.exclude_topic = plan.exclude_topic
         reading.hops = list(plan.hops[:hops_done])
         side = [r for _, r, _ in plan.constraints] + [f.relation for f in plan.filters]
