@@ -6,7 +6,7 @@ an LLM judge plugs in through the same `score` method.
 
 from __future__ import annotations
 
-from core.analysis import analyse
+from core.analysis import analyse, asks_count, counted_noun
 from core.answer_types import answer_fit, class_asked, class_of_another_noun, implies_first_hop
 from core.kg.store import KnowledgeGraph
 from core.loop import Judgement, State
@@ -89,12 +89,13 @@ class RuleJudge:
     def _said_of_answers(self, qa, unused: list, frontier: dict, last_hop: tuple[str, str]
                          ) -> list:  # fmt: skip
         """The names not yet on the path that only say what the answers are: the common noun
-        asked about ("which *films* did X direct") read as a node (the tag `film`) that no
+        asked about right after "which" / "what" / "how many" ("which *films* did X direct")
+        read as a node (the tag `film`) that no
         candidate is linked to and that few nodes of their kind are (under CLASS_SHARE of
         those the last hop arrives at) — no class of theirs, so no part left to apply. A
         filter that holds for none is still one ("which *comedies*": genre Comedy, a fifth
         of all films)."""
-        focus = qa.answer.focus
+        focus = counted_noun(qa) if asks_count(qa) else qa.answer.focus
         if focus is None or not frontier:
             return []
         rel, direction = last_hop
@@ -104,6 +105,7 @@ class RuleJudge:
         for m in unused:
             if m.named or not m.start <= focus < m.end or not kind or any(
                     self.kg.degree(i) >= CLASS_SHARE * kind for i in m.ids) \
+                    or qa.words[m.start - 1 : m.start] not in (["which"], ["what"], ["many"]) \
                     or is_plural(qa.words[m.end] if m.end < len(qa.words) else ""):
                 continue  # (not "which *sports* films": a noun that says which films)
             linked = {n for i in m.ids for code in self.kg.index.roles.get(i, ())
