@@ -90,13 +90,14 @@ class RuleJudge:
                          ) -> list:  # fmt: skip
         """The names not yet on the path that only say what the answers are: the common noun
         asked about right after "which" / "what" / "how many" ("which *films* did X direct")
-        read as a node (the tag `film`) that no
-        candidate is linked to and that few nodes of their kind are (under CLASS_SHARE of
-        those the last hop arrives at) — no class of theirs, so no part left to apply. A
-        filter that holds for none is still one ("which *comedies*": genre Comedy, a fifth
-        of all films)."""
+        read as a node (the tag `film`) that no candidate is linked to and that few nodes of
+        their kind are (under CLASS_SHARE of those the last hop arrives at) — no class of
+        theirs, so no part left to apply. A filter that holds for none is still one ("which
+        *comedies*": genre Comedy, a fifth of all films)."""
+        if not unused or not frontier:
+            return []
         focus = counted_noun(qa) if asks_count(qa) else qa.answer.focus
-        if focus is None or not frontier:
+        if focus is None:
             return []
         rel, direction = last_hop
         info = self.kg.index.relations.get(rel)
@@ -108,9 +109,8 @@ class RuleJudge:
                     or qa.words[m.start - 1 : m.start] not in (["which"], ["what"], ["many"]) \
                     or is_plural(qa.words[m.end] if m.end < len(qa.words) else ""):
                 continue  # (not "which *sports* films": a noun that says which films)
-            linked = {n for i in m.ids for code in self.kg.index.roles.get(i, ())
-                      for n in self.kg.edges(i, self.kg.index.rel_ids[code >> 1],
-                                             "out" if code % 2 == 0 else "in")}
+            linked = {n for i in m.ids for rel, d in self.kg.roles(i)
+                      for n in self.kg.edges(i, rel, d)}
             if not linked & frontier.keys():
                 said.append(m)
         return said

@@ -519,7 +519,8 @@ class RuleAgent:
                 details=self._why(plan),
             )
         if part_i == len(plan.constraints) + len(plan.filters):  # the count, last
-            left_out = [self.kg.label(n) for n in self._not_counted(plan) if n in state.frontier]
+            exclude = self._not_counted(plan)
+            left_out = [self.kg.label(n) for n in exclude if n in state.frontier]
             return Action(
                 kind="count",
                 description=f"count the {len(state.frontier) - len(left_out)} candidates"
@@ -528,7 +529,7 @@ class RuleAgent:
                 language="sparql",
                 source=f"kg:{self.kg.name}",
                 # "chain": the triples of each thing counted (its evidence, in the answer's)
-                params={"from": list(state.frontier), "exclude": self._not_counted(plan),
+                params={"from": list(state.frontier), "exclude": exclude,
                         "chain": len(next(iter(state.frontier.values()), []))},  # fmt: skip
                 details=self._why(plan),
             )

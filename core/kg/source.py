@@ -202,14 +202,14 @@ class KGSource:
         number = f'"{len(counted)}"^^<{XSD}integer>'
         evidence = [t for n in counted[:MAX_COUNTED_EVIDENCE] for t in state.frontier[n]]
         last = [state.frontier[n][-1] for n in counted if state.frontier[n]]
+        capped = len(state.frontier) >= MAX_FRONTIER  # the walk kept no more: a lower bound
         note = f"{len(counted)} counted"
         if len(counted) < len(state.frontier):
             note += f" ({len(state.frontier) - len(counted)} left out: the question's names)"
-        if len(state.frontier) >= MAX_FRONTIER:  # the walk kept no more: a lower bound
+        if capped:
             note += f"; the walk keeps at most {MAX_FRONTIER} candidates, so there may be more"
         return Retrieval(triples=last[:MAX_STEP_TRIPLES], frontier={number: evidence},
-                         support={number: 1}, truncated=len(state.frontier) >= MAX_FRONTIER,
-                         note=note)  # fmt: skip
+                         support={number: 1}, truncated=capped, note=note)
 
     def _sparql(self, action: Action) -> Retrieval:
         """A written SPARQL query (guarded): the nodes of its first column are the candidates."""
