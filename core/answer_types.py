@@ -201,7 +201,45 @@ def _class_of_another_noun(qa: QuestionAnalysis, kg: KnowledgeGraph, sample: lis
                 if all(cls in found.get(node, ()) for node in sample) \
                         and not _reads_like_class(qa, kg, rel, cls):  # fmt: skip
                     return rel, cls
+    return _class_by_head(qa, kg, sample, asked)
+
+
+def _class_by_head(qa: QuestionAnalysis, kg: KnowledgeGraph, sample: list[str], asked: str
+                   ) -> tuple[str, str] | None:  # fmt: skip
+    """A class all candidates share whose name's head is a word of the question outside any
+    name, the noun asked about and the word right before it: "which researchers lead
+    *projects* financed by T" — the projects are each an `instance of` research project, a
+    class no mention links ("projects" alone names no node)."""
+    sem, focus = semantics_for(kg), qa.answer.focus
+    inside = {i for m in qa.entities for i in range(m.start, m.end)}
+    words = {singular(qa.words[i]) for i in qa.word_tokens
+             if i not in inside and i not in (focus, focus - 1)}  # fmt: skip
+    words.discard(asked)
+    if not words:
+        return None
+    for rel in sem.class_relations:
+        found = kg.edges_from(sample, rel, "out", limit=5)
+        shared = set.intersection(*(set(found.get(node, ())) for node in sample))
+        for cls in sorted(shared):
+            head = normalize(kg.label(cls)).split()[-1:]
+            if head and singular(head[0]) in words and not _reads_like_class(qa, kg, rel, cls):
+                return rel, cls
     return None
+
+
+def of_class_read_as_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates: list[str]
+                           ) -> bool:  # fmt: skip
+    """Are the candidates all of the class the noun asked about reads most like ("which
+    *researchers*": each an `instance of` scientist)?"""
+    sem, sample = semantics_for(kg), candidates[:AGREE_SAMPLE]
+    if qa.answer.focus is None or not sample:
+        return False
+    for rel in sem.class_relations:
+        found = kg.edges_from(sample, rel, "out", limit=5)
+        shared = set.intersection(*(set(found.get(node, ())) for node in sample))
+        if any(_reads_like_class(qa, kg, rel, cls) for cls in shared):
+            return True
+    return False
 
 
 def _reads_like_class(qa: QuestionAnalysis, kg: KnowledgeGraph, rel: str, cls: str) -> bool:

@@ -6,11 +6,20 @@ an LLM judge plugs in through the same `score` method.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core.analysis import analyse, asks_count, counted_noun
-from core.answer_types import answer_fit, class_asked, class_of_another_noun, implies_first_hop
+from core.answer_types import (
+    AGREE_SAMPLE,
+    answer_fit,
+    class_asked,
+    class_of_another_noun,
+    implies_first_hop,
+    of_class_read_as_asked,
+)
 from core.kg.store import KnowledgeGraph
 from core.loop import Judgement, State
-from core.path_fit import anchor_kind, explain, reached_vector
+from core.path_fit import Explanation, anchor_kind, explain, reached_vector
 from core.text import is_plural
 from core.trace import Step, Triple
 
@@ -56,6 +65,10 @@ class RuleJudge:
         else:
             kind = answer_fit(qa, self.kg, rel, direction, trusted_only=True,
                               reached=reached_vector(self.kg, start, hops))  # fmt: skip
+        if kind > KIND_FITS and fit.unexplained and len(hops) > 1 \
+                and qa.answer.focus is not None \
+                and fit.hop_words[-1:] in ((-1,), (qa.answer.focus,)):  # fmt: skip
+            fit = self._left_another_class(qa, fit, state.frontier, rel)
         unused = _names_not_on_path(used, chain)
         said = self._said_of_answers(qa, unused, state.frontier, hops[-1])
         unused = [m for m in unused if m not in said]
@@ -69,7 +82,7 @@ class RuleJudge:
         missing = fit.unexplained + fit.merged + pending
         reward = round(cover * (1.0 if fits else 0.5) * 0.5**missing, 4)
         path = " → ".join(self.kg.label(r) + ("" if d == "out" else "⁻¹") for r, d in hops)
-        verdict = "fits" if kind > 0.3 else "is not asked" if kind == 0 else (
+        verdict = "fits" if kind > KIND_FITS else "is not asked" if kind == 0 else (
             "may fit" if fits else "does not fit")  # fmt: skip
         reason = (
             f"path explains {fit.coverage:.0%} of the question's relation words"
@@ -85,6 +98,22 @@ class RuleJudge:
             + (f"; not applied yet: {pending} part(s) of the plan" if pending else "")
         )
         return Judgement(reward, reason, answer_fit=kind)
+
+    def _left_another_class(self, qa, fit: Explanation, frontier: dict, relation: str
+                            ) -> Explanation:  # fmt: skip
+        """The last hop, which no word names, is explained by the noun asked about where it
+        walked on from nodes of a class another noun of the question names to the kind
+        asked for, the class the noun reads most like: "which *researchers* lead *projects*
+        financed by T" — the hop from the projects (each an `instance of` research project) to
+        their principal investigators (scientists) is what "researchers" asks for."""
+        before = list(dict.fromkeys(_node_before(node, chain, relation) for node, chain in
+                                    list(frontier.items())[:AGREE_SAMPLE]))  # fmt: skip
+        if None in before or class_of_another_noun(qa, self.kg, before) is None \
+                or not of_class_read_as_asked(qa, self.kg, list(frontier)):  # fmt: skip
+            return fit
+        asked = qa.words[qa.answer.focus]
+        return replace(fit, unexplained=fit.unexplained - 1,
+                       unexplained_words=tuple(w for w in fit.unexplained_words if w != asked))
 
     def _said_of_answers(self, qa, unused: list, frontier: dict, last_hop: tuple[str, str]
                          ) -> list:  # fmt: skip
@@ -116,6 +145,7 @@ class RuleJudge:
         return said
 
 
+KIND_FITS = 0.3  # answer_fit above this: the candidates are the kind asked for
 TYPE_MISMATCH = -0.5  # answer_fit below this: the candidates are not what was asked for
 CLASS_SHARE = 0.02  # a node linked to this share of a kind's nodes may be a class of theirs
 MIN_CEILING = 0.3  # a question the KB explains less than this is judged on plain coverage
@@ -140,6 +170,15 @@ def chain_hops(chain: list[Triple], topics: set[str]) -> tuple[list[tuple[str, s
         else:
             constraints.append(t.p)
     return hops, constraints
+
+
+def _node_before(node: str, chain: list[Triple], relation: str) -> str | None:
+    """The node a candidate's evidence chain reached it from over the path's last hop
+    (`relation`; a constraint's edge may come after it in the chain)."""
+    for t in reversed(chain):
+        if t.p == relation and node in (t.s, t.o):
+            return t.s if t.o == node else t.o
+    return None
 
 
 def _names_not_on_path(used, chain: list[Triple]) -> list:

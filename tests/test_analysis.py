@@ -3344,6 +3344,29 @@ def test_answers_of_the_class_another_noun_names_walk_on(tmp_path: Path) -> None
     assert sorted(albums) == ["Record 0", "Record 1", "Record 2", "Record 3"]
 
 
+def test_a_class_named_by_its_head_word_is_another_nouns_class(tmp_path: Path) -> None:
+    """ "Which *consultants* run *campaigns* sponsored by the Acme Fund": the fund's campaigns
+    are each an `instance of` election campaign, a class no mention links ("campaigns" alone
+    names no node) but whose head word the question says — not the consultants asked for, so
+    the walk goes on to their strategists, and the judge takes that hop as what
+    "consultants" asks for (VERIFIED, not held below R for a hop no word names)."""
+    rows = [("Acme Fund", "instance of", "foundation"), ("Zenith Trust", "instance of", "foundation")]
+    for i in range(4):
+        campaign, person = f"Campaign {'ABCD'[i]}", f"Pat Quill {i}"
+        rows += [(campaign, "instance of", "election campaign"),
+                 (campaign, "sponsored by", ("Acme Fund", "Zenith Trust")[i % 2]),
+                 (campaign, "chief strategist", person), (person, "instance of", "consultant"),
+                 (person, "born in", "Leeds"), (campaign, "start year", str(2001 + i))]
+    rows += [("Leeds", "instance of", "city")]
+    engine = _imported(tmp_path, "campaigns", rows)
+    trace = engine.ask("Which consultants run campaigns sponsored by the Acme Fund?",
+                       kb="campaigns")  # fmt: skip
+    assert sorted(trace.answer_labels) == ["Pat Quill 0", "Pat Quill 2"]
+    assert trace.support.status == "verified"
+    campaigns = engine.ask("Which campaigns are sponsored by the Acme Fund?", kb="campaigns")
+    assert sorted(campaigns.answer_labels) == ["Campaign A", "Campaign C"]
+
+
 def test_what_a_role_reaches_is_read_by_the_class_of_its_nodes(tmp_path: Path) -> None:
     """Band names ("Crimson Orbits") say little of what they are; their class (`instance of`
     band, a relation every node has) says it: "which *act* does X belong to" reads like what
