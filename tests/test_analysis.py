@@ -3350,7 +3350,8 @@ def test_a_class_named_by_its_head_word_is_another_nouns_class(tmp_path: Path) -
     names no node) but whose head word the question says — not the consultants asked for, so
     the walk goes on to their strategists, and the judge takes that hop as what
     "consultants" asks for (VERIFIED, not held below R for a hop no word names)."""
-    rows = [("Acme Fund", "instance of", "foundation"), ("Zenith Trust", "instance of", "foundation")]
+    rows = [("Acme Fund", "instance of", "foundation"),
+            ("Zenith Trust", "instance of", "foundation")]
     for i in range(4):
         campaign, person = f"Campaign {'ABCD'[i]}", f"Pat Quill {i}"
         rows += [(campaign, "instance of", "election campaign"),
