@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from core.agents.planner import Plan
 from core.analysis import QuestionAnalysis, role_codes
 from core.answer_types import doer_share
-from core.judges import TYPE_MISMATCH
+from core.judges import KIND_FITS, TYPE_MISMATCH
 from core.loop import Reading, State
 from core.trace import Action, Step
 
@@ -21,6 +21,7 @@ EXTEND_MARGIN = 1.0  # a longer plan is walked on only if it scores this close t
 WRONG_KIND = -0.95  # type fit (core.answer_types, [-1, 1]) at the KB's average role or below
 KIND_LIFT = 0.5  # ... and how much better a longer plan must fit to walk on regardless of score
 SWITCH_LOSS = 0.3  # after an empty query, another plan is tried only if it explains about as much
+KIND_GAIN = 0.05  # how much better a plan tried for its kind of answer must be judged
 DOERS = 0.5  # "who": a longer plan reaching nodes this often doers walks on from no doers
 
 
@@ -69,6 +70,7 @@ class RulePlanRun:
     last_action: Action | None = None
     why: dict = field(default_factory=dict)  # id(plan) -> what the trace shows of it
     best: JudgedAnswer | None = None  # the best-judged complete plan so far
+    kind_switched: bool = False  # a plan was tried for its kind of answer (`fitting_alternative`)
 
     @property
     def plan(self) -> Plan:
@@ -85,9 +87,35 @@ class RulePlanRun:
         complete = complete or (self.part_i == 0 and last.action.kind == "hop"
                                 and (last.answer_fit or 0.0) > TYPE_MISMATCH)  # fmt: skip
         best = self.best.reward if self.best else MIN_ANSWER_REWARD
-        if complete and last.candidates and not last.error and last.reward >= best:
+        if complete and last.candidates and not last.error and self.at_least(last.reward, best):
             self.best = JudgedAnswer(last.index, last.reward, dict(state.frontier),
                                      dict(state.support), replace(state.reading))  # fmt: skip
+
+    def at_least(self, reward: float, best: float) -> bool:
+        """Is a reward as good as the best so far? Once a plan was tried for its kind of
+        answer only (`fitting_alternative`), it must do clearly better (KIND_GAIN)."""
+        return reward >= best + KIND_GAIN if self.kind_switched else reward >= best
+
+    def fitting_alternative(self, last: Step | None) -> int | None:
+        """Where the judge found the complete plan's answers not the kind asked for, the
+        best later plan scoring within EXTEND_MARGIN whose answers are (`type_fit` above
+        KIND_FITS; not for "who", said of firms too: "who employs X") — tried once a run
+        (None: none)."""
+        if self.kind_switched or last is None or last.answer_fit is None \
+                or last.answer_fit > TYPE_MISMATCH:  # fmt: skip
+            return None
+        base = self.plan
+        for i in range(self.plan_i + 1, len(self.plans)):
+            other = self.plans[i]
+            if other.score >= base.score - EXTEND_MARGIN and type_fit(other) > KIND_FITS \
+                    and not self.dead(other):  # fmt: skip
+                self.kind_switched = True
+                return i
+        return None
+
+    def move_next(self, i: int) -> None:
+        """Rank plan i right after the current one (tried next)."""
+        self.plans.insert(self.plan_i + 1, self.plans.pop(i))
 
     def dead(self, plan: Plan) -> bool:
         """Does the plan start with a path that already found nothing (or only the topic

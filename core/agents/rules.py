@@ -114,6 +114,12 @@ class RuleAgent:
         if self.guide is not None:
             return self._keep(run, self._guided_completion(state, plan, longer))
         if longer is None:
+            fitting = run.fitting_alternative(state.last_step)
+            if fitting is not None:  # "which city is X's club based in": not the home
+                # stadium (a venue) but the next plan's city
+                run.move_next(fitting)
+                return self._keep(run, self._next_plan(
+                    state, "the answers are not the kind of thing asked for"))
             state.stop_reason = "the best plan is complete and no ranked plan extends it"
             return None
         run.plan_i = longer
@@ -219,7 +225,7 @@ class RuleAgent:
         final = memory[-1].reward if memory else 0.0
         if best is None or not memory or memory[-1].index == best.step:
             return final
-        if state.frontier and final >= best.reward and run.hop_i >= len(run.plan.hops):
+        if state.frontier and run.at_least(final, best.reward) and run.hop_i >= len(run.plan.hops):
             return final
         state.frontier, state.support, state.reading = best.frontier, best.support, best.reading
         state.answered_from = best.step
