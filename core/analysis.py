@@ -352,9 +352,10 @@ class Lexicon:
                         continue
                     if label_modifiers and word in label_heads:
                         continue  # "team" of `national team`: a "squad" need not be national
-                    senses = lexnet.label_senses(word, _label_pos(word, words[i + 1 : i + 2]))
+                    pos = _label_pos(word, words[i + 1 : i + 2])
+                    senses = lexnet.label_senses_with_gloss(word, pos)
                     if word in label_modifiers:  # "release" of `release year` says less
-                        senses = {s: w * MODIFIER_SHARE for s, w in senses.items()}
+                        senses = senses.scaled(MODIFIER_SHARE)
                     self.label_senses.append((rel.id, word, senses))
         df: dict[str, int] = defaultdict(int)
         for forms in forms_by_rel.values():

@@ -22,6 +22,7 @@ DATA = Path(__file__).parent / "data" / "wordnet"
 LABEL_SENSES = 2  # senses of a relation label word that count
 QUESTION_SENSES = 2  # ... and of a question word
 DERIVED = 0.8  # a sense met through a derivation ("death" — "die") counts this much
+GLOSS_VERB = 0.7  # ... and one of the verb a label noun is defined by ("residence": *dwell*)
 
 # inflections back to a lemma: WordNet lists lemmas only ("passed" -> "pass")
 _ENDINGS = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"),
@@ -153,10 +154,82 @@ def label_senses(word: str, pos: str) -> dict[str, float]:
     return out
 
 
+def label_senses_with_gloss(word: str, pos: str) -> dict[str, float]:
+    """`label_senses`, and for a noun the senses of the verb its definition says one does
+    there or as it (`defining_verbs`: a residence is "any address at which you *dwell*", a
+    vocalist "a person who *sings*") at GLOSS_VERB — "where does X *live*" names
+    `place of residence` though no form, vector or shared sense links them."""
+    out = LabelSenses(label_senses(word, pos))
+    if pos == "n":
+        for verb in defining_verbs(word):
+            for synset in (_senses_of(verb) or {}).get("v", ()):
+                if synset not in out:
+                    out[synset] = GLOSS_VERB
+                    out.by_gloss.add(synset)
+    return out
+
+
+class LabelSenses(dict):
+    """Synset -> weight of a label word, knowing which came from its definition's verb
+    (`by_gloss`): those a question word shares only as a verb it is the form of ("lives",
+    not "a living")."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.by_gloss: set[str] = set()
+
+    def scaled(self, share: float) -> LabelSenses:
+        out = LabelSenses({s: w * share for s, w in self.items()})
+        out.by_gloss = set(self.by_gloss)
+        return out
+
+
+# the verb of a definition's relative clause on a person or place: "an address at which you
+# *dwell*", "someone who *controls* resources", "the place where someone was *born*"
+# (auxiliaries skipped) — not "powers that control destiny", said of another noun
+_RELATIVE = re.compile(r"(?:\b(?:where|who|whom)|\b(?:at|in|on|from|to|by|with) which|"
+                       r"\b(?:which|that)(?= (?:you|one|someone|they)\b))((?: [a-z']+){1,4})")
+_SUBJECTS = frozenset("you one someone somebody a person people they it he she".split())
+_AUXILIARIES = frozenset("is are was were be been being has have had can may will".split())
+_LIGHT_VERBS = frozenset("be do give make take get have find provide require serve use".split())
+
+
+@lru_cache(maxsize=8192)
+def defining_verbs(word: str, pos: str = "n") -> tuple[str, ...]:
+    """The lemmas of the verbs of the relative clauses that define a word's first
+    LABEL_SENSES senses in part of speech `pos` — what one does as it or there — but light
+    verbs ("gives", "serves") and the word's own."""
+    found = lemmas(word)
+    if not found:
+        return ()
+    own = set(found)
+    out: list[str] = []
+    for synset in (_senses_of(found[0]) or {}).get(pos, ())[:LABEL_SENSES]:
+        own.update(w for d in _synset(synset)[1] for w in _synset(d)[0])
+        definition = (_table("glosses").get(synset) or "").split(";")[0].lower()
+        match = _RELATIVE.search(definition)
+        if not match:
+            continue
+        words = [w for w in match.group(1).split() if w not in _SUBJECTS]
+        while words and words[0] in _AUXILIARIES:
+            words.pop(0)
+        verbs = [v for v in lemmas(words[0]) if "v" in (_senses_of(v) or {})] if words else []
+        if verbs and verbs[0] not in _LIGHT_VERBS and verbs[0] not in own:
+            out.append(verbs[0])
+    return tuple(dict.fromkeys(out))
+
+
 def shared_sense(question_word: str, label: dict[str, float]) -> float:
     """How surely a question word (or a phrase joined by "_") means a label word's sense:
-    the best weight of a synset both hold, 0 if none."""
-    return max((label[s] for s in senses(question_word) if s in label), default=0.0)
+    the best weight of a synset both hold, 0 if none. A sense the label has from its
+    definition's verb counts only where the word may be that verb's form, not where it is
+    a noun or adjective of its own that is no verb ("do for a *living*" is no "live")."""
+    gloss = getattr(label, "by_gloss", ())
+    found = lemmas(question_word)
+    own_noun = bool(found) and found[0] == question_word.lower() \
+        and "v" not in (_senses_of(found[0]) or {})  # fmt: skip
+    return max((label[s] for s in senses(question_word)
+                if s in label and not (s in gloss and own_noun)), default=0.0)
 
 
 def synonyms(word: str, pos: str = "n", first: int = QUESTION_SENSES) -> tuple[str, ...]:

@@ -233,3 +233,29 @@ def test_a_preposition_left_at_the_end_makes_no_phrase(tmp_path: Path) -> None:
         "which city does Dwight Holloway work in", kb="science")
     assert evidence_path(trace) == "employer → located in"
     assert trace.answer_labels == ["Seattle"]
+
+
+def test_a_label_noun_is_read_by_the_verb_its_definition_says() -> None:
+    """A residence is "any address at which you *dwell*": "where does X *live*" shares a
+    sense with `place of residence` through that verb ("live" and "dwell" are one sense),
+    though no form, vector or sense of "residence" itself links them — not by a noun that
+    is no verb ("do for a *living*"), not by a light verb ("an expert who *gives* advice")
+    and not by a clause said of another noun ("powers that *control* destiny")."""
+    assert lexnet.defining_verbs("residence") == ("dwell",)
+    assert lexnet.defining_verbs("advisor") == ()
+    assert lexnet.defining_verbs("religion") == ()
+    residence = lexnet.label_senses_with_gloss("residence", "n")
+    assert lexnet.shared_sense("live", residence) == lexnet.GLOSS_VERB
+    assert lexnet.shared_sense("lives", residence) == lexnet.GLOSS_VERB
+    assert lexnet.shared_sense("living", residence) == 0.0
+    assert lexnet.shared_sense("live", lexnet.label_senses("residence", "n")) == 0.0
+
+
+def test_where_someone_lives_is_their_place_of_residence(tmp_path: Path) -> None:
+    # the family dev KB's tuning question (born in Montreal, living in Abuja): before the
+    # definition's verb was read, "lives" named nothing and the birthplace answered
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "family" / "kb.tsv"
+    trace = engine_over(tmp_path, dev_kb, "family").ask(
+        "tell me where Madeleine Richard lives now", kb="family")
+    assert evidence_path(trace) == "place of residence"
+    assert trace.answer_labels == ["Abuja"]
