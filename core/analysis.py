@@ -246,6 +246,9 @@ class QuestionAnalysis:
         modifier ("which *drama* films", "which *lawyers*"), or what the answer is said to
         be ("… is a *doctor*", "plays as *goalkeeper*")?"""
         focus = self.answer.focus
+        counted = counted_noun(self)  # ("*count* the *papers* X wrote", "the number of *papers*")
+        if counted is not None and mention.start <= counted < mention.end:
+            return True
         if focus is not None and mention.start <= focus + 1 and focus <= mention.end:
             # the focus itself, or the words right before it — or after it, unless an object
             # follows: "which organisations *award* the prizes X won" (a verb, no class)
@@ -1022,6 +1025,10 @@ def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set =
     number; what / which N -> N; "A or B" -> a choice; else the head noun of the request.
     "the *number of* N" asks for a number, as "how many N" does."""
     asked = _asked_type(words, names, modifiers)
+    start = next((i for i, w in enumerate(words) if w not in _POLITE), len(words))
+    if start + 1 < len(words) and words[start] == "count" and start not in names \
+            and words[start + 1] != "of" and asked.wh in ("thing", ""):  # fmt: skip
+        return AnswerType("number", start, asked.choices)  # "*count* the films X directed"
     k = asked.focus
     if asked.wh == "thing" and k is not None and words[k] in QUANTITY_NOUNS \
             and k + 2 < len(words) and words[k + 1] == "of" and k + 2 not in names \
@@ -1031,6 +1038,8 @@ def _answer_type(words: list[str], names: set[int], modifiers: frozenset | set =
 
 
 QUANTITY_NOUNS = frozenset("number count amount total".split())  # "the *number* of seats"
+# words a request may open with before its verb ("please *count* …", "can you count …")
+_POLITE = frozenset("please can could would will you just now kindly".split())
 # "how *many* films", "the *number* of films": a count of things, where no number of the KB is
 # what the noun names ("how much", "what amount" ask for a quantity, never a count)
 COUNT_WORDS = frozenset("many number count total".split())

@@ -36,6 +36,7 @@ TEMPLATES: dict[str, list[tuple]] = {
         ("{x} has how many children?", "child", "out", False),
         ("How many siblings does {x} have?", "sibling", "out", False),
         ("How many languages does {x} speak?", "languages_spoken", "out", False),
+        ("Count {x}'s children.", "child", "out", False),
     ],
     "football": [
         ("How many players does {x} have?", "playsForClub", "in", False),
@@ -43,6 +44,7 @@ TEMPLATES: dict[str, list[tuple]] = {
         ("How many clubs play in the {x}?", "league", "in", False),
         ("How many former clubs does {x} have?", "formerClub", "out", False),
         ("How many seats does {x} have?", "capacity", "out", True),
+        ("count the players at {x}", "playsForClub", "in", False),
     ],
     "music": [
         ("How many members does {x} have?", "member of", "in", False),
@@ -50,6 +52,7 @@ TEMPLATES: dict[str, list[tuple]] = {
         ("How many tracks are on {x}?", "track of", "in", False),
         ("How many songs did {x} write?", "written by", "in", False, "song"),
         ("How many people can {x} hold?", "capacity", "out", True),
+        ("Count the tracks on {x}.", "track of", "in", False),
     ],
     "science": [
         ("How many papers has {x} authored?", "author_of", "out", False, "paper"),
@@ -57,6 +60,7 @@ TEMPLATES: dict[str, list[tuple]] = {
         ("How many fields does {x} work in?", "field_of_work", "out", False),
         ("How many doctoral students did {x} supervise?", "doctoral_advisor", "in", False),
         ("How many employees does {x} have?", "number_of_employees", "out", True),
+        ("please count the papers {x} has written", "author_of", "out", False, "paper"),
     ],
 }
 
