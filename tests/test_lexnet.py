@@ -215,12 +215,16 @@ def test_a_verb_is_read_by_its_paraphrase_not_by_a_label_complement(
     assert engine.ask(question, kb="scientists").answer_labels == answers
 
 
+def ask_dev_kb(tmp_path: Path, kb: str, question: str):
+    """One question on a dev KB (`benchmarks/data/KB/kb.tsv`), imported afresh."""
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / kb / "kb.tsv"
+    return engine_over(tmp_path, dev_kb, kb).ask(question, kb=kb)
+
+
 def test_study_is_being_a_student(tmp_path: Path) -> None:
     # the science dev KB's tuning question: "study" is "be a *student*" — `educated at`
     # (fails with PARAPHRASE_SHARE 0: the advisor's advisor)
-    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "science" / "kb.tsv"
-    trace = engine_over(tmp_path, dev_kb, "science").ask(
-        "Where did Zofia Kamińska's doctoral advisor study?", kb="science")
+    trace = ask_dev_kb(tmp_path, "science", "Where did Zofia Kamińska's doctoral advisor study?")
     assert evidence_path(trace).split(" → ")[-1:] == ["educated at"]
 
 
@@ -228,9 +232,7 @@ def test_a_preposition_left_at_the_end_makes_no_phrase(tmp_path: Path) -> None:
     # the science dev KB's tuning question: "in" is the fronted "which city"'s, so "work in"
     # is no phrase (WordNet's "add by mixing"), which had kept "work" from its paraphrase
     # ("be employed"): the walk went to the city X was born in
-    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "science" / "kb.tsv"
-    trace = engine_over(tmp_path, dev_kb, "science").ask(
-        "which city does Dwight Holloway work in", kb="science")
+    trace = ask_dev_kb(tmp_path, "science", "which city does Dwight Holloway work in")
     assert evidence_path(trace) == "employer → located in"
     assert trace.answer_labels == ["Seattle"]
 
@@ -254,8 +256,6 @@ def test_a_label_noun_is_read_by_the_verb_its_definition_says() -> None:
 def test_where_someone_lives_is_their_place_of_residence(tmp_path: Path) -> None:
     # the family dev KB's tuning question (born in Montreal, living in Abuja): before the
     # definition's verb was read, "lives" named nothing and the birthplace answered
-    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "family" / "kb.tsv"
-    trace = engine_over(tmp_path, dev_kb, "family").ask(
-        "tell me where Madeleine Richard lives now", kb="family")
+    trace = ask_dev_kb(tmp_path, "family", "tell me where Madeleine Richard lives now")
     assert evidence_path(trace) == "place of residence"
     assert trace.answer_labels == ["Abuja"]
