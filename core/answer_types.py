@@ -218,9 +218,7 @@ def _class_by_head(qa: QuestionAnalysis, kg: KnowledgeGraph, sample: list[str], 
     if not words:
         return None
     for rel in sem.class_relations:
-        found = kg.edges_from(sample, rel, "out", limit=5)
-        shared = set.intersection(*(set(found.get(node, ())) for node in sample))
-        for cls in sorted(shared):
+        for cls in sorted(_shared_classes(kg, sample, rel)):
             head = normalize(kg.label(cls)).split()[-1:]
             if head and singular(head[0]) in words and not _reads_like_class(qa, kg, rel, cls):
                 return rel, cls
@@ -234,12 +232,14 @@ def of_class_read_as_asked(qa: QuestionAnalysis, kg: KnowledgeGraph, candidates:
     sem, sample = semantics_for(kg), candidates[:AGREE_SAMPLE]
     if qa.answer.focus is None or not sample:
         return False
-    for rel in sem.class_relations:
-        found = kg.edges_from(sample, rel, "out", limit=5)
-        shared = set.intersection(*(set(found.get(node, ())) for node in sample))
-        if any(_reads_like_class(qa, kg, rel, cls) for cls in shared):
-            return True
-    return False
+    return any(_reads_like_class(qa, kg, rel, cls) for rel in sem.class_relations
+               for cls in _shared_classes(kg, sample, rel))  # fmt: skip
+
+
+def _shared_classes(kg: KnowledgeGraph, nodes: list[str], rel: str) -> set[str]:
+    """The classes (objects of class relation `rel`) every one of the nodes has."""
+    found = kg.edges_from(nodes, rel, "out", limit=5)
+    return set.intersection(*(set(found.get(node, ())) for node in nodes))
 
 
 def _reads_like_class(qa: QuestionAnalysis, kg: KnowledgeGraph, rel: str, cls: str) -> bool:

@@ -154,10 +154,10 @@ def label_senses(word: str, pos: str) -> dict[str, float]:
     return out
 
 
-def label_senses_with_gloss(word: str, pos: str) -> dict[str, float]:
+def label_senses_with_gloss(word: str, pos: str) -> LabelSenses:
     """`label_senses`, and for a noun the senses of the verb its definition says one does
     there or as it (`defining_verbs`: a residence is "any address at which you *dwell*", a
-    vocalist "a person who *sings*") at GLOSS_VERB — "where does X *live*" names
+    manager "someone who *controls* resources") at GLOSS_VERB — "where does X *live*" names
     `place of residence` though no form, vector or shared sense links them."""
     out = LabelSenses(label_senses(word, pos))
     if pos == "n":
