@@ -118,14 +118,15 @@ class RuleJudge:
     def _said_of_answers(self, qa, unused: list, frontier: dict, last_hop: tuple[str, str]
                          ) -> list:  # fmt: skip
         """The names not yet on the path that only say what the answers are: the common noun
-        asked about right after "which" / "what" / "how many" ("which *films* did X direct")
+        asked about right after "which" / "what", or counted ("which *films* did X direct")
         read as a node (the tag `film`) that no candidate is linked to and that few nodes of
         their kind are (under CLASS_SHARE of those the last hop arrives at) — no class of
         theirs, so no part left to apply. A filter that holds for none is still one ("which
         *comedies*": genre Comedy, a fifth of all films)."""
         if not unused or not frontier:
             return []
-        focus = counted_noun(qa) if asks_count(qa) else qa.answer.focus
+        counts = asks_count(qa)  # (the noun counted, whatever comes before it: "count *the*
+        focus = counted_noun(qa) if counts else qa.answer.focus  # films", "number *of* films")
         if focus is None:
             return []
         rel, direction = last_hop
@@ -135,7 +136,7 @@ class RuleJudge:
         for m in unused:
             if m.named or not m.start <= focus < m.end or not kind or any(
                     self.kg.degree(i) >= CLASS_SHARE * kind for i in m.ids) \
-                    or qa.words[m.start - 1 : m.start] not in (["which"], ["what"], ["many"]) \
+                    or not (counts or qa.words[m.start - 1 : m.start] in (["which"], ["what"])) \
                     or is_plural(qa.words[m.end] if m.end < len(qa.words) else ""):
                 continue  # (not "which *sports* films": a noun that says which films)
             linked = {n for i in m.ids for rel, d in self.kg.roles(i)

@@ -256,3 +256,14 @@ def test_a_class_word_no_answer_is_linked_to_is_no_part_left_to_apply(tmp_path) 
     trace = engine.ask("which comedies did Ann Lee direct", kb="films")
     assert [s.action.kind for s in trace.steps] == ["hop", "constrain"]
     assert set(trace.answer_labels) == {f"Picture {i:02d}" for i in range(0, 60, 12)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question", [
+    "how many films did [Steven Spielberg] direct", "count the films [Steven Spielberg] directed",
+    "what is the number of films [Steven Spielberg] directed"])
+def test_the_noun_counted_is_no_part_left_to_apply(metaqa_engine, question: str) -> None:
+    """The bundled KB's tag `film` linked by the noun counted says what is counted, whatever
+    comes before the noun ("how many", "count the", "the number of"): the count is VERIFIED."""
+    trace = metaqa_engine.ask(question, kb="metaqa")
+    assert trace.answer_labels == ["25"] and trace.support.status == "verified"
