@@ -187,38 +187,35 @@ def _class_of_another_noun(qa: QuestionAnalysis, kg: KnowledgeGraph, sample: lis
                            ) -> tuple[str, str] | None:  # fmt: skip
     sem, focus = semantics_for(kg), qa.answer.focus
     asked = singular(qa.words[focus])
+    shared = {rel: _shared_classes(kg, sample, rel) for rel in sem.class_relations}
     for mention in qa.entities:
         if mention.named or mention.start <= focus <= mention.end \
                 or singular(qa.words[mention.end - 1]) == asked:  # fmt: skip
             continue  # (nor a noun right before the one asked about: "which *drama* films",
             # "which *learned society* counts X as a member", its noun read past a verb)
         for rel in sem.class_relations:
-            classes = set(mention.ids) & set(kg.index.reach.get(2 * sem.code[rel], ()))
-            if not classes:
-                continue
-            found = kg.edges_from(sample, rel, "out", limit=5)
-            for cls in classes:
-                if all(cls in found.get(node, ()) for node in sample) \
-                        and not _reads_like_class(qa, kg, rel, cls):  # fmt: skip
+            for cls in set(mention.ids) & set(kg.index.reach.get(2 * sem.code[rel], ())):
+                if cls in shared[rel] and not _reads_like_class(qa, kg, rel, cls):
                     return rel, cls
-    return _class_by_head(qa, kg, sample, asked)
+    return _class_by_head(qa, kg, shared, asked)
 
 
-def _class_by_head(qa: QuestionAnalysis, kg: KnowledgeGraph, sample: list[str], asked: str
-                   ) -> tuple[str, str] | None:  # fmt: skip
-    """A class all candidates share whose name's head is a word of the question outside any
-    name, the noun asked about and the word right before it: "which researchers lead
-    *projects* financed by T" — the projects are each an `instance of` research project, a
-    class no mention links ("projects" alone names no node)."""
-    sem, focus = semantics_for(kg), qa.answer.focus
+def _class_by_head(qa: QuestionAnalysis, kg: KnowledgeGraph, shared: dict[str, set[str]],
+                   asked: str) -> tuple[str, str] | None:  # fmt: skip
+    """A class all candidates share (`shared`: per class relation) whose name's head is a
+    word of the question outside any name, the noun asked about and the word right before
+    it: "which researchers lead *projects* financed by T" — the projects are each an
+    `instance of` research project, a class no mention links ("projects" alone names no
+    node)."""
+    focus = qa.answer.focus
     inside = {i for m in qa.entities for i in range(m.start, m.end)}
     words = {singular(qa.words[i]) for i in qa.word_tokens
              if i not in inside and i not in (focus, focus - 1)}  # fmt: skip
     words.discard(asked)
     if not words:
         return None
-    for rel in sem.class_relations:
-        for cls in sorted(_shared_classes(kg, sample, rel)):
+    for rel, classes in shared.items():
+        for cls in sorted(classes):
             head = normalize(kg.label(cls)).split()[-1:]
             if head and singular(head[0]) in words and not _reads_like_class(qa, kg, rel, cls):
                 return rel, cls
