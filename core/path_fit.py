@@ -145,9 +145,10 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     if anchor is not None:  # what each hop reaches, from the topic and from the hop before
         reach_vecs, pair_index = reach or path_reach(sem, anchor, paths)
         reach = REACH_WEIGHT * (qa.vectors[rows] @ reach_vecs.T)  # (w, pairs)
-        got_hops = np.maximum(names_on_path,
-                              np.where(paths >= 0, reach[:, pair_index], -np.inf))  # fmt: skip
+        by_reach = np.where(paths >= 0, reach[:, pair_index], -np.inf)
+        got_hops = np.maximum(names_on_path, by_reach)
     else:
+        by_reach = np.hstack([qa.reach[rows], np.full((words, 1), -np.inf)])[:, paths]
         got_hops = qa.explains[rows][:, paths]  # (w, n, K)
     focus = qa.answer.focus
     focus_row = next((i for i, r in enumerate(rows) if qa.word_tokens[r] == focus), None)
@@ -355,8 +356,14 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         # group* is X's frontman in" — unless the noun asked about named that hop itself)
         asked = (kind[:, j] - kind[:, j - 1] >= ECHO_KIND_LEAD) & (kind[:, j] >= best_kind) \
             & (word_at[:, j - 1] != focus_at)  # fmt: skip
+        # (nor where another word, not the one asked about, names what the walk passes:
+        # "who *performed* the *albums* by X" is X — the walk back is what it says)
+        passed = by_reach[:, :, j - 1] >= HOP_EXPLAINED
+        passed &= np.arange(words)[:, None] != word_row[:, j][None, :]
+        if focus_row is not None:
+            passed[focus_row] = False
         echoes += (by_shape & same_word & (namers[:, j] < 2) & final & (hops_n > chain)
-                   & ~asked).astype(np.int64)  # fmt: skip
+                   & ~asked & ~passed.any(axis=0)).astype(np.int64)  # fmt: skip
         unexplained += (real & ~named[:, j] & ~by_shape).astype(np.int64)
         if qa.asks_for_others:  # "films that *share* directors": the shape is asked for
             support[by_shape, j] = np.maximum(support[by_shape, j], 1.0)

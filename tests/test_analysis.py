@@ -1616,6 +1616,48 @@ def test_the_topic_is_an_answer_when_the_walk_back_has_a_word_of_its_own(tmp_pat
     assert sorted(others) == [p for p in leeds if p != "Ann Lee"]
 
 
+def _books_kb() -> list[tuple[str, str, str]]:
+    """Four writers with three novels each (`author`: one per novel), two chapters per novel
+    (`part of`), two publishers; writers, novels and chapters have a class."""
+    rows = []
+    for i, writer in enumerate(("Ann Vale", "Bo Strand", "Cy Moor", "Di Holt")):
+        rows += [(writer, "instance of", "writer"), (writer, "born in", ("Leeds", "York")[i % 2])]
+        for b, title in enumerate(("Harbour", "Orchard", "Lantern")):
+            book = f"{('Salt', 'Iron', 'Glass', 'Stone')[i]} {title}"
+            rows += [(book, "instance of", "novel"), (book, "author", writer),
+                     (book, "publisher", ("Kite Press", "Fern House")[(i + b) % 2])]
+            for c in (1, 2):
+                rows += [(f"{book} chapter {c}", "part of", book),
+                         (f"{book} chapter {c}", "instance of", "chapter")]
+    return rows
+
+
+def test_a_walk_to_the_topic_and_back_answers_when_both_hops_are_said(tmp_path: Path) -> None:
+    """ "Who is the *author* of Ann Vale's *novels*": the question names the relation
+    (`author`, one per novel) and, by another word, what the walk from Ann passes (her
+    novels) — the walk out and straight back, never enumerated for a single-valued relation
+    (it gives the topic again), is the reading, and Ann the answer. Asked for the novels, or
+    for others, it is not."""
+    engine = _imported(tmp_path, "books", _books_kb())
+    for question in ("Who is the author of Ann Vale's novels?",
+                     "who wrote the novels by Ann Vale"):  # fmt: skip
+        trace = engine.ask(question, kb="books")
+        assert trace.answer_labels == ["Ann Vale"], question
+        assert trace.support.status == "verified", question
+    novels = engine.ask("which novels did Ann Vale write", kb="books").answer_labels
+    assert sorted(novels) == ["Salt Harbour", "Salt Lantern", "Salt Orchard"]
+
+
+def test_a_walk_back_is_read_where_another_word_names_what_it_passes(tmp_path: Path) -> None:
+    """ "list the chapters of the *book* Glass Lantern chapter 2 is *part of*": one word names
+    the relation walked both ways, but "book" names what the walk passes — the walk back is
+    what the question says (no echo of one word), and the chapters of that book answer."""
+    engine = _imported(tmp_path, "books", _books_kb())
+    trace = engine.ask("list the chapters of the book Glass Lantern chapter 2 is part of",
+                       kb="books")  # fmt: skip
+    assert sorted(trace.answer_labels) == ["Glass Lantern chapter 1"]
+
+
 def test_plural_nouns() -> None:
     from core.text import is_plural
 

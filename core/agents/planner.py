@@ -21,6 +21,7 @@ import numpy as np
 
 from core.agents.plan_ranker import PlanRanker
 from core.analysis import (
+    HOP_EXPLAINED,
     TAU_SOFT,
     EntityMention,
     QuestionAnalysis,
@@ -487,6 +488,15 @@ class Planner:
                 branches[last] = (sorted(nexts), common)
             return branches[last]
 
+        def passes_named(arrival: int, code: int) -> bool:
+            """Does a word other than the one naming `code` best name what role `arrival`
+            reaches?"""
+            if not rows:
+                return False
+            kinds = qa.reach[rows, arrival] >= HOP_EXPLAINED
+            kinds[int(np.argmax(qa.role_names[rows, code]))] = False
+            return bool(kinds.any())
+
         def extend(path: list[int], unnamed: int) -> None:
             paths.append(list(path))
             if len(path) == self.max_hops or len(paths) >= MAX_PATHS:
@@ -499,7 +509,15 @@ class Planner:
                     # and back): walking back and forth adds nothing
                     continue
                 if code == path[-1] ^ 1 and code % 2 == 0 and single[code >> 1]:
-                    continue  # to the subjects of r and back, where each has one: nothing
+                    # to the subjects of r and back, where each has one: nothing — unless
+                    # the question names r and, by another word, what the walk from the
+                    # topic passes, and asks for the kind r reaches ("the *performer* of X's
+                    # *albums*" is X): the topic answers
+                    if len(path) == 1 and not qa.asks_for_others and rel_ids[code >> 1] in named \
+                            and passes_named(path[-1], code) \
+                            and answer_fit(qa, self.kg, rel_ids[code >> 1], "out") >= ASKED_FIT:
+                        paths.append([*path, code])
+                    continue
                 if path[-1] % 2 == 0 and kinds[path[-1] >> 1] == "number" \
                         and code != path[-1] ^ 1:  # fmt: skip
                     continue  # an age of 26 is some player's shirt number 26 by chance:
