@@ -1648,6 +1648,21 @@ def test_a_walk_to_the_topic_and_back_answers_when_both_hops_are_said(tmp_path: 
     assert sorted(novels) == ["Salt Harbour", "Salt Lantern", "Salt Orchard"]
 
 
+def test_a_last_unnamed_hop_reaches_the_kind_asked_for_from_where_the_walk_is(
+        tmp_path: Path) -> None:  # fmt: skip
+    """The science dev KB's tuning question: "which *city* is X's *institution* in" names
+    neither hop well (X's employer, 0.40; `located in`, which over all its subjects reaches
+    countries as often as cities, 0.33 to the 0.45 of `born in`). A last hop no word names is
+    tried where it arrives at what the noun asked about reads like — from where the walk is:
+    from institutions, `located in` reaches cities (before: X's university, a type misfit)."""
+    from core.evaluate import evidence_path
+    from tests.test_lexnet import ask_dev_kb
+
+    trace = ask_dev_kb(tmp_path, "science", "Which city is Niels Friis' institution in?")
+    assert evidence_path(trace).endswith("→ located in")
+    assert trace.support.status == "verified"
+
+
 def test_a_walk_back_is_read_where_another_word_names_what_it_passes(tmp_path: Path) -> None:
     """ "list the chapters of the *book* Glass Lantern chapter 2 is *part of*": one word names
     the relation walked both ways, but "book" names what the walk passes — the walk back is

@@ -22,6 +22,7 @@ import numpy as np
 from core.agents.plan_ranker import PlanRanker
 from core.analysis import (
     HOP_EXPLAINED,
+    REACH_WEIGHT,
     TAU_SOFT,
     EntityMention,
     QuestionAnalysis,
@@ -456,19 +457,26 @@ class Planner:
         kind_reach, kind_least, _ = asked_kind(qa, np.arange(2 * len(rel_ids))[None, :],
                                                  which=False)
 
-        def asked(code: int) -> bool:
+        def asked(code: int, prev: int = -1) -> bool:
             """Does role `code` arrive at the kind of answer the question word asks for (a
-            year, a number, a place), or at what the noun asked about reads like?"""
-            if code not in fits:
+            year, a number, a place), or at what the noun asked about reads like — over all
+            its subjects, or from where role `prev` arrived ("which *city* is X's institution
+            in": `located in` reaches cities and countries, from institutions cities)?"""
+            key = (prev, code)
+            if key not in fits:
                 if literal:
-                    fits[code] = bool(np.isin(arrival_kinds(self.sem, np.array([code])),
-                                              literal)[0])  # fmt: skip
+                    fits[key] = bool(np.isin(arrival_kinds(self.sem, np.array([code])),
+                                             literal)[0])  # fmt: skip
                 elif qa.answer.wh in BOUND_KINDS:
-                    fits[code] = answer_fit(qa, self.kg, rel_ids[code >> 1],
-                                            "out" if code % 2 == 0 else "in") >= ASKED_FIT
+                    fits[key] = answer_fit(qa, self.kg, rel_ids[code >> 1],
+                                           "out" if code % 2 == 0 else "in") >= ASKED_FIT
                 else:  # ... or onto what the noun asked about reads like ("which *groups*")
-                    fits[code] = bool(kind_reach[0, code] >= kind_least)
-            return fits[code]
+                    fits[key] = bool(kind_reach[0, code] >= kind_least)
+                    if not fits[key] and prev >= 0 and np.isfinite(kind_least):
+                        after = self.sem.reach_after(prev, code)
+                        fits[key] = bool(REACH_WEIGHT * float(qa.vectors[qa.focus_row] @ after)
+                                         >= kind_least)  # fmt: skip
+            return fits[key]
 
         def unnamed_branches(last: int) -> tuple[list[int], set[int]]:
             """The next steps from role `last`, and those tried though no word names them."""
@@ -526,7 +534,7 @@ class Planner:
                 extra = 0 if rel in named or rel in on_path else 1
                 if unnamed + extra <= 1 and (extra == 0 or code in common):
                     extend([*path, code], unnamed + extra)
-                elif unnamed == 1 and extra == 1 and code in common and asked(code):
+                elif unnamed == 1 and extra == 1 and code in common and asked(code, path[-1]):
                     # a last hop onto the kind a where / when / how-many question asks
                     # for, whatever its words ("where is X's band *based*": `formed in`)
                     paths.append([*path, code])
