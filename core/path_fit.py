@@ -360,6 +360,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         # "who *performed* the *albums* by X" is X — the walk back is what it says)
         passed = by_reach[:, :, j - 1] >= HOP_EXPLAINED
         passed &= np.arange(words)[:, None] != word_row[:, j][None, :]
+        passed &= arrival_kinds(sem, paths[:, j - 1]) == "entity"  # (a number is no thing)
         if focus_row is not None:
             passed[focus_row] = False
         echoes += (by_shape & same_word & (namers[:, j] < 2) & final & (hops_n > chain)

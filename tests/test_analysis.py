@@ -155,6 +155,41 @@ def test_the_answer_type_comes_from_the_question_word(family, question: str, wh:
     assert analyse(question, family.kg("family")).answer.wh == wh
 
 
+@pytest.mark.parametrize(
+    ("question", "noun"),
+    [
+        ("what is Ann Lee's husband's birthplace", "birthplace"),
+        ("what is the birthplace of Ann Lee's husband", "birthplace"),
+        ("what was Ann Lee the mother of", None),  # the question word is the object of "of"
+    ],
+)
+def test_what_is_a_possessive_chain_asks_its_last_noun(family, question: str, noun) -> None:
+    """ "What is X's band's home *city*": after the copula the chain names its head last,
+    as "what is the home city of X's band" names it first (it asked for nothing before, and
+    the walk stopped at the band)."""
+    qa = analyse(question, family.kg("family"))
+    assert (qa.words[qa.answer.focus] if qa.answer.focus is not None else None) == noun
+
+
+def test_a_plural_noun_naming_an_amount_asks_for_one_value(tmp_path: Path) -> None:
+    """ "What are the annual *sales* of F": a plural asks for several things, but one amount
+    named by it (the revenue, one per firm) is no one-for-many answer (the walk had gone back
+    to the firms of the same revenue)."""
+    from core.agents.planner import Planner
+
+    firms = ["Acme Works", "Bolt Forge", "Crest Mills", "Dune Labs", "Elm Foods", "Fir Motors"]
+    rows = []
+    for i, firm in enumerate(firms):
+        rows += [(firm, "revenue", str(2 + i % 3)), (firm, "competitor", firms[(i + 1) % 6]),
+                 (firm, "founded by", f"Pat Quill {i}"), (firm, "instance of", "company")]
+    engine = _imported(tmp_path, "firms", rows)
+    kg = engine.kg("firms")
+    plans = Planner(kg).plans(analyse("what are the annual sales of Crest Mills", kg))
+    revenue = next(p for p in plans if [kg.label(r) for r, _ in p.hops] == ["revenue"])
+    assert revenue.features["one_for_many"] == 0.0
+    assert engine.ask("What are Acme Works's annual sales?", kb="firms").answer_labels == ["2"]
+
+
 def test_the_last_noun_of_a_possessive_chain_is_read_by_its_synonyms_too(family) -> None:
     """ "Dan Lee's mum's *hubby*": the noun asked about is said of an owner, so it names a
     relation of it like any other part of the chain — read by its WordNet synonyms where the

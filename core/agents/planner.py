@@ -866,7 +866,8 @@ class Planner:
             "passed_over_names": self._passed_over(qa, used),
             "unmarked_modifiers": self._unmarked(qa, plans, paths, extra),
             "misplaced_modifiers": self._misplaced(qa, plans),
-            "one_for_many": float(qa.asks_for_many()) * self.sem.one_each[paths].all(axis=1),
+            "one_for_many": float(qa.asks_for_many()) * self.sem.one_each[paths].all(axis=1)
+            * ~self._plural_amount(qa, last),
             "answers_focus_kind": self._focus_kind(qa)[last],
             "value_answer": self._value_answer(qa)[last],
             "coverage_lex": fits.coverage_lex,
@@ -898,6 +899,15 @@ class Planner:
         for j, f in enumerate(FEATURES):
             x[:, j] = columns[f]
         return x
+
+    def _plural_amount(self, qa: QuestionAnalysis, last: np.ndarray) -> np.ndarray:
+        """Per path: does it end on a value the plural noun asked about names (X's annual
+        *sales* are one amount, not several things)?"""
+        row = qa.focus_row
+        if row is None:
+            return np.zeros(len(last), bool)
+        named = qa.explains[row][last] >= HOP_EXPLAINED
+        return named & (arrival_kinds(self.sem, last) != "entity")
 
     def _foreign_peers(self, qa: QuestionAnalysis, anchor: str, last: np.ndarray) -> np.ndarray:
         """1 for plans of a question asking for the topic's peers whose last hop cannot arrive
