@@ -210,6 +210,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     for row, of_topic in role_verbs:
         if not of_topic:
             got[row] = qa.best[rows[row]]
+    on_genus = np.zeros(n, bool)
     if focus_row is not None and qa.genus_focus is not None \
             and qa.genus_focus[0] == rows[focus_row]:  # fmt: skip
         # "which *teams* …" of a KB of clubs: the answers are of a kind the noun is the
@@ -356,6 +357,9 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         # group* is X's frontman in" — unless the noun asked about named that hop itself)
         asked = (kind[:, j] - kind[:, j - 1] >= ECHO_KIND_LEAD) & (kind[:, j] >= best_kind) \
             & (word_at[:, j - 1] != focus_at)  # fmt: skip
+        # ... or of the kind the noun asked about is the dictionary's genus of ("what *teams*
+        # make up the league X is in": clubs, each "a team of …")
+        asked |= on_genus & (j == hops_n - 1)
         # (nor where another word, not the one asked about, names what the walk passes:
         # "who *performed* the *albums* by X" is X — the walk back is what it says)
         passed = by_reach[:, :, j - 1] >= HOP_EXPLAINED

@@ -1698,6 +1698,22 @@ def test_a_last_unnamed_hop_reaches_the_kind_asked_for_from_where_the_walk_is(
     assert trace.support.status == "verified"
 
 
+def test_answers_of_the_kind_the_noun_is_the_genus_of_fit_it(tmp_path: Path) -> None:
+    """The football dev KB's tuning question: "what *teams* make up the league X is in" —
+    "teams" reads more like leagues than like clubs to the word vectors, but a club is "a
+    *team* of …" (WordNet's genus): the walk back to the league's clubs is what the noun asks
+    for (the echo rule spares it, and its answers fit the noun), not X's league."""
+    from tests.test_lexnet import ask_dev_kb
+
+    trace = ask_dev_kb(tmp_path, "football",
+                       "what teams make up the league Real Cantabrico is in")  # fmt: skip
+    kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "football" / "kb.tsv"
+    rows = [line.split("\t") for line in kb.read_text(encoding="utf-8").splitlines()]
+    league = next(o for s, r, o in rows if s == "Real Cantabrico" and r == "league")
+    clubs = {s for s, r, o in rows if r == "league" and o == league}
+    assert set(trace.answer_labels) | {"Real Cantabrico"} == clubs  # (X may be left out)
+
+
 def test_a_walk_back_is_read_where_another_word_names_what_it_passes(tmp_path: Path) -> None:
     """ "list the chapters of the *book* Glass Lantern chapter 2 is *part of*": one word names
     the relation walked both ways, but "book" names what the walk passes — the walk back is

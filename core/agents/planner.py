@@ -893,6 +893,15 @@ class Planner:
             types[by_value, ANSWER_KINDS.index(qa.answer.wh)] = 1.0
             # a count is a number, whatever the walk reaches
             types[[p.count for p in plans], ANSWER_KINDS.index(qa.answer.wh)] = 1.0
+            # "what *teams* make up the league X is in": answers of a kind the noun asked
+            # about is the dictionary's genus of (clubs, "a team of …") are that noun's,
+            # whatever else it reads like (leagues)
+            # (not over a relation the noun names only with a qualifier left unsaid: "what
+            # *team* is X on" is no national team)
+            if qa.genus_focus is not None and qa.genus_focus[0] == qa.focus_row:
+                on_genus = kind_on_path(qa, paths, qa.genus_focus[1], first=True)
+                on_genus &= ~np.isin(last >> 1, [self.sem.code[r] for r in qa.unsaid_relations])
+                types[on_genus, ANSWER_KINDS.index(qa.answer.wh)] = 1.0
         for j, kind in enumerate(ANSWER_KINDS):
             columns[f"type_{kind}"] = types[:, j]
         x = np.empty((n, len(FEATURES)))
