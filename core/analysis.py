@@ -1455,6 +1455,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     qa.word_tokens = rows
     row_words = [relation_word(qa.words[i]) for i in rows]  # "clubmates" reads "club"
     vectors = sem.model.embed_words(row_words)
+    _read_compound_heads(qa, rows, sem, vectors)
     qa.vectors = vectors
     scores = sem.word_scores(vectors)
     lexicon = lexicon_for(kg)
@@ -1646,6 +1647,27 @@ def _other_complement(qa: QuestionAnalysis, rows: list[int], sem: RelationSemant
                 if taken:
                     _transfer(sem, row, r, taken, scores)
                     lexical[row, r] = scores[row, r] = -1.0
+
+
+def _read_compound_heads(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,
+                         vectors: np.ndarray) -> None:  # fmt: skip
+    """The head of a compound noun the dictionary lists ("alma *maters*", "home *ground*")
+    reads as the whole compound where that reads the KB's relations better than the head
+    alone (in place)."""
+    for row, i in enumerate(rows):
+        if not row or rows[row - 1] != i - 1 or not _compound_noun(qa.words[i - 1], qa.words[i]):
+            continue
+        whole = sem.model.embed_words([f"{qa.words[i - 1]} {qa.words[i]}"])
+        both = np.vstack([vectors[row : row + 1], whole])
+        reads = np.maximum(sem.word_scores(both).max(axis=1),
+                           REACH_WEIGHT * sem.reach_scores(both).max(axis=1))  # fmt: skip
+        if reads[1] > reads[0]:
+            vectors[row] = whole[0]
+
+
+def _compound_noun(first: str, second: str) -> bool:
+    """Do two words make a noun WordNet lists, in any number ("alma maters")?"""
+    return any(lexnet.is_noun(lemma) for lemma in lexnet.lemmas(f"{first}_{second}"))
 
 
 def _compound_modifier(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics,

@@ -27,6 +27,7 @@ GLOSS_VERB = 0.7  # ... and one of the verb a label noun is defined by ("residen
 # inflections back to a lemma: WordNet lists lemmas only ("passed" -> "pass")
 _ENDINGS = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"),
             ("d", ""), ("ing", ""), ("ing", "e"))  # fmt: skip
+_PLURALS = (("ies", "y"), ("es", ""), ("s", ""))
 
 
 class _SortedTable:
@@ -104,6 +105,12 @@ def lemmas(word: str) -> tuple[str, ...]:
             base = head[: -len(end)] + repl + ("_" + tail if tail else "")
             if base not in out and _senses_of(base):
                 out.append(base)
+    if tail:  # ... or a compound noun's last, in the plural ("alma_maters", "holding_companies")
+        for end, repl in _PLURALS:
+            if word.endswith(end) and len(tail) > len(end) + 2:
+                base = word[: -len(end)] + repl
+                if base not in out and "n" in (_senses_of(base) or {}):
+                    out.append(base)
     return tuple(out)
 
 

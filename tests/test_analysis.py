@@ -1714,6 +1714,17 @@ def test_answers_of_the_kind_the_noun_is_the_genus_of_fit_it(tmp_path: Path) -> 
     assert set(trace.answer_labels) | {"Real Cantabrico"} == clubs  # (X may be left out)
 
 
+def test_a_compound_noun_is_read_as_a_whole(tmp_path: Path) -> None:
+    """The football dev KB's tuning question: "X's team's *home ground*" — "ground" alone
+    reads the KB's relations worse than the compound WordNet lists, so the head word reads as
+    the whole compound: the club's home stadium, then its city (before: X's birth city)."""
+    from core.evaluate import evidence_path
+    from tests.test_lexnet import ask_dev_kb
+
+    trace = ask_dev_kb(tmp_path, "football", "where is Bruno Marques' team's home ground located")
+    assert evidence_path(trace) == "plays for club → home stadium → stadium city"
+
+
 def test_a_walk_back_is_read_where_another_word_names_what_it_passes(tmp_path: Path) -> None:
     """ "list the chapters of the *book* Glass Lantern chapter 2 is *part of*": one word names
     the relation walked both ways, but "book" names what the walk passes — the walk back is

@@ -259,3 +259,10 @@ def test_where_someone_lives_is_their_place_of_residence(tmp_path: Path) -> None
     trace = ask_dev_kb(tmp_path, "family", "tell me where Madeleine Richard lives now")
     assert evidence_path(trace) == "place of residence"
     assert trace.answer_labels == ["Abuja"]
+
+
+def test_a_compound_noun_in_the_plural_has_its_lemma() -> None:
+    # "X's children's *alma maters*": WordNet lists the compound in the singular only
+    assert lexnet.lemmas("alma_maters") == ("alma_mater",)
+    assert lexnet.lemmas("holding_companies") == ("holding_company",)
+    assert lexnet.lemmas("passed_away") == ("pass_away",)  # a verb's first word, as before
