@@ -449,10 +449,33 @@ def _asked_vector(qa: QuestionAnalysis, kg: KnowledgeGraph, sem: RelationSemanti
             word = qa.words[qa.answer.focus]
             vec = sem.model.embed_words([word, singular(word)]).sum(axis=0)
             vec /= max(norm(vec), 1e-9)
+            vec = _with_genus(qa, sem, vec)
         qa._cache["asked-vector"] = vec
     return qa._cache["asked-vector"]
 
 
+def _with_genus(qa: QuestionAnalysis, sem: RelationSemantics, vec: np.ndarray) -> np.ndarray:
+    """A noun asked about that reads like nothing any role reaches ("X's children's alma
+    *maters*") is read with what its dictionary definition says it is a kind of (a *school*;
+    of the compound it heads, where WordNet lists one), where that kind reads like something
+    some role reaches."""
+    if not len(sem.reach_vecs) or float((sem.reach_vecs @ vec).max()) >= GENUS_BELOW:
+        return vec
+    at = qa.answer.focus
+    word = qa.words[at]
+    if at > 0 and qa.words[at - 1] and lexnet.lemmas(f"{qa.words[at - 1]}_{word}"):
+        word = f"{qa.words[at - 1]}_{word}"
+    genus = [w for w in dict.fromkeys(lexnet.genus_words(word))
+             if w.isalpha() and w not in STOPWORDS]  # fmt: skip
+    kind = sem.model.embed_words(genus).mean(axis=0) if genus else vec
+    kind = kind / max(norm(kind), 1e-9)
+    if float((sem.reach_vecs @ kind).max()) < GENUS_BELOW:
+        return vec  # (nor where the genus reads like nothing reached either)
+    out = vec + kind
+    return out / max(norm(out), 1e-9)
+
+
+GENUS_BELOW = 0.3  # see _with_genus: a noun reading every role's reach worse than this
 NAMES_RELATION = 0.6  # a type noun matching a relation this well names it ("director")
 DOER_SAMPLE = 200  # nodes read per role for `doer_share`
 

@@ -1725,6 +1725,18 @@ def test_a_compound_noun_is_read_as_a_whole(tmp_path: Path) -> None:
     assert evidence_path(trace) == "plays for club → home stadium → stadium city"
 
 
+def test_a_noun_asked_about_that_reads_like_nothing_is_read_by_its_genus(tmp_path: Path) -> None:
+    """The family dev KB's tuning question: "X's children's *alma maters*" — "maters" reads
+    like nothing the KB's roles reach, so the answers are typed by what the dictionary says
+    an alma mater is (a *school*: universities), not by the word (before: the children's
+    children)."""
+    from core.evaluate import evidence_path
+    from tests.test_lexnet import ask_dev_kb
+
+    trace = ask_dev_kb(tmp_path, "family", "Bruno Lima's children's alma maters")
+    assert evidence_path(trace) == "child → education"
+
+
 def test_a_walk_back_is_read_where_another_word_names_what_it_passes(tmp_path: Path) -> None:
     """ "list the chapters of the *book* Glass Lantern chapter 2 is *part of*": one word names
     the relation walked both ways, but "book" names what the walk passes — the walk back is
