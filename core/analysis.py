@@ -1655,7 +1655,7 @@ def _read_compound_heads(qa: QuestionAnalysis, rows: list[int], sem: RelationSem
     reads as the whole compound where that reads the KB's relations better than the head
     alone (in place)."""
     for row, i in enumerate(rows):
-        if not row or rows[row - 1] != i - 1 or not _compound_noun(qa.words[i - 1], qa.words[i]):
+        if not row or rows[row - 1] != i - 1 or not compound_noun(qa.words[i - 1], qa.words[i]):
             continue
         whole = sem.model.embed_words([f"{qa.words[i - 1]} {qa.words[i]}"])
         both = np.vstack([vectors[row : row + 1], whole])
@@ -1665,7 +1665,7 @@ def _read_compound_heads(qa: QuestionAnalysis, rows: list[int], sem: RelationSem
             vectors[row] = whole[0]
 
 
-def _compound_noun(first: str, second: str) -> bool:
+def compound_noun(first: str, second: str) -> bool:
     """Do two words make a noun WordNet lists, in any number ("alma maters")?"""
     return any(lexnet.is_noun(lemma) for lemma in lexnet.lemmas(f"{first}_{second}"))
 

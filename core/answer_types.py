@@ -18,6 +18,7 @@ from core.analysis import (
     PLACE_WORDS,
     WH_WORDS,
     QuestionAnalysis,
+    compound_noun,
     head_noun,
     label_doer,
     role_codes,
@@ -463,7 +464,7 @@ def _with_genus(qa: QuestionAnalysis, sem: RelationSemantics, vec: np.ndarray) -
         return vec
     at = qa.answer.focus
     word = qa.words[at]
-    if at > 0 and qa.words[at - 1] and lexnet.lemmas(f"{qa.words[at - 1]}_{word}"):
+    if at > 0 and qa.words[at - 1] and compound_noun(qa.words[at - 1], word):
         word = f"{qa.words[at - 1]}_{word}"
     genus = [w for w in dict.fromkeys(lexnet.genus_words(word))
              if w.isalpha() and w not in STOPWORDS]  # fmt: skip
