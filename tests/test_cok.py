@@ -270,3 +270,16 @@ def test_the_kg_part_counts_what_it_reaches(metaqa_engine: Engine) -> None:
     assert trace.answer_labels == ["25"] and trace.support.status == "verified"
     count = trace.steps[-1].action
     assert count.kind == "count" and "COUNT(DISTINCT ?answer)" in count.query
+
+
+def test_the_topic_answers_where_the_walk_returns_to_it(tmp_path) -> None:
+    """ "Who is the author of Ann Vale's novels": the KG part walks to her novels and back to
+    her (core.agents.planner); CoK answers her, as `kg-only` does, where nothing else is
+    reached and no other thing is asked for (it dropped every topic entity: no answer)."""
+    from tests.test_analysis import _books_kb, _imported
+
+    engine = _imported(tmp_path, "books", _books_kb())
+    settings = LoopSettings(llm=LLMSettings(model=MODEL, mock_response=undecided))
+    trace = engine.ask("Who is the author of Ann Vale's novels?", kb="books", paradigm="cok",
+                       settings=settings)  # fmt: skip
+    assert trace.answer_labels == ["Ann Vale"]

@@ -395,6 +395,11 @@ class CoKAgent:
             self._close_rationale(state, note or f"{len(state.frontier)} candidate(s)")
         topics = {i for m in state.reading.used for i in m.ids}
         candidates = [n for n in state.frontier if n not in topics]
+        qa = state.reading.analysis
+        if not candidates and not (qa is not None and qa.asks_for_others):
+            # the topic answers where nothing else does and no other thing is asked for
+            # ("the performer of X's albums" is X), as in the rule agent's summary
+            candidates = [n for n in state.frontier if n in topics]
         if not candidates:
             return [], 0
         evidence = {}
