@@ -360,15 +360,17 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         # ... or of the kind the noun asked about is the dictionary's genus of ("what *teams*
         # make up the league X is in": clubs, each "a team of …")
         asked |= on_genus & (j == hops_n - 1)
-        # (nor where another word, not the one asked about, names what the walk passes:
-        # "who *performed* the *albums* by X" is X — the walk back is what it says)
-        passed = by_reach[:, :, j - 1] >= HOP_EXPLAINED
-        passed &= np.arange(words)[:, None] != word_row[:, j][None, :]
-        passed &= arrival_kinds(sem, paths[:, j - 1]) == "entity"  # (a number is no thing)
-        if focus_row is not None:
-            passed[focus_row] = False
-        echoes += (by_shape & same_word & (namers[:, j] < 2) & final & (hops_n > chain)
-                   & ~asked & ~passed.any(axis=0)).astype(np.int64)  # fmt: skip
+        echo = by_shape & same_word & (namers[:, j] < 2) & final & (hops_n > chain) & ~asked
+        if echo.any():
+            # (nor where another word, not the one asked about, names what the walk passes:
+            # "who *performed* the *albums* by X" is X — the walk back is what it says)
+            passed = by_reach[:, :, j - 1] >= HOP_EXPLAINED
+            passed &= np.arange(words)[:, None] != word_row[:, j][None, :]
+            passed &= arrival_kinds(sem, paths[:, j - 1]) == "entity"  # (a number: no thing)
+            if focus_row is not None:
+                passed[focus_row] = False
+            echo &= ~passed.any(axis=0)
+        echoes += echo.astype(np.int64)
         unexplained += (real & ~named[:, j] & ~by_shape).astype(np.int64)
         if qa.asks_for_others:  # "films that *share* directors": the shape is asked for
             support[by_shape, j] = np.maximum(support[by_shape, j], 1.0)
