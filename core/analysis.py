@@ -1144,11 +1144,12 @@ def _which_noun(words: list[str], i: int, names: set[int], modifiers: frozenset 
         # word asks no noun — the one after the preposition is the preposition's
         return AnswerType("choice" if choices else "", None, choices)
     k = _next_content(words, i, names, modifiers)
-    if k is None and i + 2 < len(words) and words[i + 1] in COPULAS and i + 2 in names:
-        # "what is *X*'s band's home *city*": a possessive chain after the copula names its
-        # head last, as "what is the home city of X's band" names it first (not "what was X
-        # the director of", whose question word is the object)
-        end = next(j for j in range(i + 2, len(words) + 1) if j not in names)
+    start = i + 3 if i + 3 < len(words) and words[i + 2] in ARTICLES else i + 2
+    if k is None and start < len(words) and words[i + 1] in COPULAS and start in names:
+        # "what is (the) *X*'s band's home *city*": a possessive chain after the copula names
+        # its head last, as "what is the home city of X's band" names it first (not "what was
+        # X the director of", whose question word is the object)
+        end = next(j for j in range(start, len(words) + 1) if j not in names)
         k = head_noun(words, names) if end < len(words) and words[end] == "'s" else None
         k = k if k is not None and k > end else None
     if k is not None and k + 1 < len(words) and k + 1 not in names and words[k + 1] \

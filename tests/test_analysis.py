@@ -171,6 +171,26 @@ def test_what_is_a_possessive_chain_asks_its_last_noun(family, question: str, no
     assert (qa.words[qa.answer.focus] if qa.answer.focus is not None else None) == noun
 
 
+def test_what_is_the_possessive_chain_after_an_article_asks_its_last_noun(tmp_path: Path) -> None:
+    """ "What is *the* Hepworth Centre's director's alma *mater*": a name with its article
+    opens the chain as a bare name does (it asked for nothing, and the walk went to the
+    director and back, "mater" read as a person)."""
+    labs = ["Hepworth Centre", "Quill Institute", "Marsh Laboratory", "Fenwick Centre"]
+    people = ["Vivian Caldwell", "Grant Ames", "Pilar Soto", "Wes Brennan"]
+    schools = ["Rudmoor College", "Stellbourne University", "Oakfield College", "Ely College"]
+    rows = []
+    for i, lab in enumerate(labs):
+        rows += [(lab, "director", people[i]), (lab, "located in", ["Austin", "Oslo"][i % 2]),
+                 (people[i], "educated at", schools[i]), (people[i], "employer", lab),
+                 (people[i], "doctoral advisor", people[(i + 1) % 4]),
+                 (people[i], "born in", ["Paris", "Rome"][i % 2])]
+    engine = _imported(tmp_path, "labs", rows)
+    question = "What is the Hepworth Centre's director's alma mater?"
+    qa = analyse(question, engine.kg("labs"))
+    assert qa.answer.focus is not None and qa.words[qa.answer.focus] == "mater"
+    assert engine.ask(question, kb="labs").answer_labels == ["Rudmoor College"]
+
+
 def test_a_plural_noun_naming_an_amount_asks_for_one_value(tmp_path: Path) -> None:
     """ "What are the annual *sales* of F": a plural asks for several things, but one amount
     named by it (the revenue, one per firm) is no one-for-many answer (the walk had gone back
