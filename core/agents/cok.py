@@ -23,7 +23,7 @@ from pathlib import Path
 
 from core.agents.llm_agents import CoTAgent, decide, rule_prior
 from core.agents.querygen import generate_query
-from core.agents.rules import RuleAgent
+from core.agents.rules import RuleAgent, answer_candidates
 from core.analysis import RELATIVE_PRONOUNS, QuestionAnalysis, analyse
 from core.constraints import _AFTER_VALUE, _BEFORE_VALUE, SUPERLATIVES, Comparison
 from core.judges import node_label
@@ -394,12 +394,7 @@ class CoKAgent:
             note = state.last_step.action.details.get("note", "")
             self._close_rationale(state, note or f"{len(state.frontier)} candidate(s)")
         topics = {i for m in state.reading.used for i in m.ids}
-        candidates = [n for n in state.frontier if n not in topics]
-        qa = state.reading.analysis
-        if not candidates and not (qa is not None and qa.asks_for_others):
-            # the topic answers where nothing else does and no other thing is asked for
-            # ("the performer of X's albums" is X), as in the rule agent's summary
-            candidates = [n for n in state.frontier if n in topics]
+        candidates = answer_candidates(list(state.frontier), topics, state.reading.analysis)
         if not candidates:
             return [], 0
         evidence = {}

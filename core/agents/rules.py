@@ -630,11 +630,10 @@ class RuleAgent:
         topic = {i for i in reading.used[0].ids} if reading.used else set()
         candidates = [n for n in state.frontier if n not in anchors]
         if reading.exclude_topic:
-            others = [n for n in candidates if n not in topic]
-            asked = reading.analysis is not None and reading.analysis.asks_for_others
-            if not others and candidates and not asked:
+            kept = answer_candidates(candidates, topic, reading.analysis)
+            if candidates and kept and set(kept) <= topic:
                 state.stop_reason = "the topic entity itself is the only thing the path reaches"
-            candidates = others if others or asked else candidates
+            candidates = kept
         # a stop the learned knowledge confirmed (`_guided_completion`) passes the gate too
         trusted = memory and (reward >= MIN_ANSWER_REWARD or state.walk.knowledge_stop)
         if trusted and not state.walk.knowledge_stop and reward < DETOUR_REWARD \
@@ -678,6 +677,16 @@ class RuleAgent:
             for i, n in enumerate(candidates)
         ]
         return answers, len(answers)
+
+
+def answer_candidates(nodes: list[str], topic: set[str], qa: QuestionAnalysis | None) -> list[str]:
+    """The nodes that may answer: those outside the topic — or, where the walk reaches
+    nothing else and the question asks for no other thing, the topic itself ("the performer
+    of X's albums" is X). Shared by the rule and Chain-of-Knowledge summaries."""
+    others = [n for n in nodes if n not in topic]
+    if others or (qa is not None and qa.asks_for_others):
+        return others
+    return [n for n in nodes if n in topic]
 
 
 def signal_table(features: dict[str, float], ranker: PlanRanker) -> list[dict]:
