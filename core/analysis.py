@@ -1153,7 +1153,7 @@ def _which_noun(words: list[str], i: int, names: set[int], modifiers: frozenset 
         k = head_noun(words, names) if end < len(words) and words[end] == "'s" else None
         k = k if k is not None and k > end else None
     if k is not None and k + 1 < len(words) and k + 1 not in names and words[k + 1] \
-            and lexnet.is_noun(f"{words[k]}_{words[k + 1]}"):  # fmt: skip
+            and compound_noun(words[k], words[k + 1]):  # fmt: skip
         k += 1  # "which *record company*": the compound's head is the noun asked about
     if k is not None and words[k] in _TIME_NOUNS:
         return AnswerType("time", k, choices)
@@ -1679,7 +1679,7 @@ def _compound_modifier(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
     words = qa.words
     for row, i in enumerate(rows):
         following = words[i + 1] if i + 1 < len(words) else ""
-        if not following or not lexnet.is_noun(f"{words[i]}_{following}"):
+        if not following or not compound_noun(words[i], following):
             continue
         for r in np.flatnonzero(lexical[row] > 0).tolist():
             info = sem.kg.relation(sem.rel_ids[r])

@@ -1977,6 +1977,11 @@ def test_a_compound_noun_is_one_noun_whose_head_is_asked_about(
     engine = _imported(tmp_path, "records", rows)
     answer = engine.ask(f"Which record company issued {album}?", kb="records")
     assert answer.answer_labels == [label]
+    # ... in any number: "which record *companies*" asks about companies, not records
+    qa = analyse(f"Which record companies issued {album}?", engine.kg("records"))
+    assert qa.words[qa.answer.focus] == "companies"
+    assert engine.ask(f"Which record companies issued {album}?",
+                      kb="records").answer_labels == [label]  # fmt: skip
 
 
 @pytest.mark.parametrize(("question", "school"), [
