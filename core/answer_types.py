@@ -391,6 +391,8 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
         fit = sem.relative_reach(_asked_vector(qa, kg, sem), code, reached)
         if wh == "person" and trusted_only and fit < 0.0 and _people_alike(sem, code):
             return 0.0  # ("who coaches X": coaches with rare first names have what people have)
+        if wh == "person" and fit < 0.0 and _doer_named(qa, sem, code):
+            return 0.0  # "who *employs* X": the doer of what the question names, person or not
         return fit
     if wh == "thing" and _asks_for_a_category(qa):
         # "what *sort of* movie is X": a category X has — one of few values many share (a
@@ -410,6 +412,18 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
         return max(0.0, fit)  # ("which *nation*" names `nationality`, but `located in` from
         # a city reaches the same countries)
     return 0.0
+
+
+def _doer_named(qa: QuestionAnalysis, sem: RelationSemantics, code: int) -> bool:
+    """Does role `code` arrive at the doer of its relation's verb (the nodes it reaches hold a
+    role of `doer_roles`: the object of `employer`) while the verb right after "who" names
+    that relation ("who *employs* X's partner")? Then "who" asks for that doer, a firm as
+    well as a person."""
+    at = qa.answer.focus
+    row = qa.row_of(at + 1) if at is not None and qa.words[at] == "who" else None
+    # (not "who *is employed* where X is": the verb's subject, not its doer)
+    return row is not None and code ^ 1 in doer_roles(sem) \
+        and float(qa.role_names[row, code]) >= NAMES_RELATION
 
 
 def _people_alike(sem: RelationSemantics, code: int) -> bool:

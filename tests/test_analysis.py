@@ -3718,6 +3718,21 @@ def test_who_asks_for_a_firm_where_the_noun_names_only_relations_reaching_firms(
                       kb="firms").answer_labels == ["Bolt"]
 
 
+def test_who_before_a_verb_asks_for_its_doer_a_firm_too(tmp_path: Path) -> None:
+    """ "Who *employs* Li Zhiwei's partner" (the family dev KB, a wording of our own): "who"
+    is the subject of "employs", so it asks for the doer of `employer`'s verb — a firm — not
+    for a person (the walk had gone to Li Zhiwei's colleagues, people, leaving "partner"
+    unexplained); "who is *employed* where X is" still asks for people."""
+    from core.evaluate import evidence_path
+    from tests.test_lexnet import ask_dev_kb
+
+    trace = ask_dev_kb(tmp_path, "family", "who employs Li Zhiwei's partner")
+    assert evidence_path(trace) == "spouse → employer"
+    assert trace.answer_labels == ["Pearl River Electric"]
+    trace = ask_dev_kb(tmp_path / "b", "family", "who is employed where Li Zhiwei is employed")
+    assert evidence_path(trace) == "employer → employer"
+
+
 def test_answers_of_another_class_than_the_noun_asked_about_walk_on(tmp_path: Path) -> None:
     """ "What *nationality* is X's lead vocalist": the walk reaches the singer, a `musician`;
     the noun asked about reads like the class `country` far more (by the contextual
