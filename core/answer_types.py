@@ -67,13 +67,21 @@ def _focus_head(qa: QuestionAnalysis, sem) -> frozenset[str]:
 
 def nearest_relation(qa: QuestionAnalysis, used=()) -> int | None:
     """The relation named by form nearest the noun asked about, or the question word (the
-    last hop, in English questions; `_asked_head`), as a relation index."""
+    last hop, in English questions; `_asked_head`), as a relation index — by meaning where
+    that noun heads "N of" and names none by form ("the *daughters* of X's siblings")."""
     anchor = _asked_head(qa)
-    rows = [r for r in qa.word_rows(*used) if qa.lexical[r].max() > 0]
+    reads = qa.lexical.copy()
+    head = qa.row_of(anchor)
+    if head is not None and reads[head].max() <= 0 and qa.words[anchor + 1 : anchor + 2] == ["of"]:
+        # "the *daughters* of X's siblings": the head of "N of" names the last hop — by
+        # meaning where no relation has its form
+        named = qa.named[head, :-1]
+        reads[head] = np.where(named >= NAMES_RELATION, named, -1.0)
+    rows = [r for r in qa.word_rows(*used) if reads[r].max() > 0]
     if anchor is None or not rows:
         return None
-    row = min(rows, key=lambda r: (abs(qa.word_tokens[r] - anchor), -qa.lexical[r].max()))
-    return int(np.argmax(qa.lexical[row]))
+    row = min(rows, key=lambda r: (abs(qa.word_tokens[r] - anchor), -reads[r].max()))
+    return int(np.argmax(reads[row]))
 
 
 def _asked_head(qa: QuestionAnalysis) -> int | None:

@@ -3718,6 +3718,19 @@ def test_who_asks_for_a_firm_where_the_noun_names_only_relations_reaching_firms(
                       kb="firms").answer_labels == ["Bolt"]
 
 
+def test_the_head_of_n_of_names_the_last_hop_by_meaning_too(tmp_path: Path) -> None:
+    """ "Who are the *daughters* of Li Long's siblings" (the family dev KB, a wording of our
+    own): "daughters" heads "N of", so it names the last hop — by meaning, as no relation has
+    its form — and the walk goes to the siblings first (it went to Li Long's daughters and
+    their siblings: his own children)."""
+    from core.evaluate import evidence_path
+    from tests.test_lexnet import ask_dev_kb
+
+    trace = ask_dev_kb(tmp_path, "family", "who are the daughters of Li Long's siblings")
+    assert evidence_path(trace).split(" → ")[0] == "sibling"
+    assert set(trace.answer_labels) == {"Halima Li", "Li Ying"}  # (Li Feng is a son)
+
+
 def test_who_before_a_verb_asks_for_its_doer_a_firm_too(tmp_path: Path) -> None:
     """ "Who *employs* Li Zhiwei's partner" (the family dev KB, a wording of our own): "who"
     is the subject of "employs", so it asks for the doer of `employer`'s verb — a firm — not
