@@ -4,7 +4,8 @@ Each dev set is a KB (imported once into a benchmark workspace) and question fil
 engine was written against none of these KBs; `questions.tsv` is the tuning file,
 `questions_heldout.tsv` holds wordings never tuned on; `questions_probe.tsv` (where there is
 one) wordings written later for the tuning KB's own entities, to find failures (tuning data);
-`questions_count.tsv` "how many" questions (`--split count`).
+`questions_count.tsv` "how many" questions (`--split count`); `questions_wordings.tsv` our own
+wordings of paths, written to find failures (`--split wordings`, scripts/devsets/build_wordings.py).
 
     python benchmarks/devsets.py                      # every set, Hits@1 per set and kind
     python benchmarks/devsets.py --only family --limit 200 --split heldout
@@ -46,6 +47,7 @@ class DevSet:
     heldout: Path | None = None
     probe: Path | None = None  # wordings written later for the tuning KB's own entities
     count: Path | None = None  # "how many" questions (scripts/devsets/build_counts.py)
+    wordings: Path | None = None  # our own wordings (scripts/devsets/build_wordings.py)
     paradigm: str = "kg-only"
     strip_brackets: bool = False
 
@@ -53,7 +55,8 @@ class DevSet:
 def dev_sets() -> list[DevSet]:
     sets = [
         DevSet(n, DATA / n / f, n, DATA / n / "questions.tsv", DATA / n / "questions_heldout.tsv",
-               DATA / n / "questions_probe.tsv", DATA / n / "questions_count.tsv")
+               DATA / n / "questions_probe.tsv", DATA / n / "questions_count.tsv",
+               DATA / n / "questions_wordings.tsv")
         for n, f in (("family", "kb.tsv"), ("football", "kb.tsv"), ("business", "kb.nt"),
                      ("music", "kb.tsv"), ("science", "kb.tsv"))
     ]
@@ -84,7 +87,8 @@ def ensure_kb(workspace: Workspace, ds: DevSet) -> str | None:
 
 def run(ds: DevSet, engine: Engine, split: str, limit: int | None, group: str,
         details: Path | None, settings: LoopSettings | None = None) -> dict:  # fmt: skip
-    path = {"heldout": ds.heldout, "probe": ds.probe, "count": ds.count}.get(split, ds.tuning)
+    path = {"heldout": ds.heldout, "probe": ds.probe, "count": ds.count,
+            "wordings": ds.wordings}.get(split, ds.tuning)  # fmt: skip
     if path is None or not path.is_file():
         return {}
     questions = read_questions(path)
@@ -117,7 +121,7 @@ def run(ds: DevSet, engine: Engine, split: str, limit: int | None, group: str,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", nargs="*", default=None, help="dev set names (prefixes)")
-    parser.add_argument("--split", choices=("tuning", "heldout", "probe", "count"),
+    parser.add_argument("--split", choices=("tuning", "heldout", "probe", "count", "wordings"),
                         default="tuning")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--group", default="kind", help="column to break Hits@1 down by")

@@ -45,6 +45,7 @@ from core.text import (
     is_agentive_label,
     is_plural,
     normalize,
+    plural,
     present_cues,
     singular,
     word_forms,
@@ -707,6 +708,79 @@ def _base_scores(sem: RelationSemantics, compound: re.Match) -> np.ndarray:
     return sem.word_scores(sem.model.embed_words([compound["base"]]))[0]
 
 
+# a relational noun's definition that spells a chain: "(a niece is) a *daughter* of your
+# *brother* or *sister*", "(a stepmother is) the *wife* of your *father* by a … marriage"
+_CHAIN_GLOSS = re.compile(r"^(?:a|an|the) ([a-z]+) of your ([a-z]+)(?: or ([a-z]+))?"
+                          r"(?: (?:by|in|on|from|through) .*)?$")
+
+
+def unfold_definitions(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
+    """A noun that names no relation of the KB, read as the chain its dictionary definition
+    spells (`_CHAIN_GLOSS`), in the KB's words where its parts are coordinated: "X's
+    *nieces*" is "X's sibling's daughters" (a niece is "a daughter of your brother or
+    sister", both of which name `sibling`), "the *cousins* of X" "the children of X's parent's
+    sibling" (an aunt or uncle unfolds the same way). None where no word does."""
+    sem = qa.semantics
+    if sem is None or not sem.rel_ids or not lexnet.available():
+        return None
+    text = qa.text
+    for row, t in enumerate(qa.word_tokens):
+        if qa.scores[row].max() >= GRAND_NAMES:
+            continue  # the word names a relation itself
+        chain = _definition_chain(sem, kg, qa.words[t])
+        if chain is None:
+            continue
+        *parts, outer = chain
+        token = qa.tokens[t]
+        if is_plural(qa.words[t]) and lexnet.lemmas(qa.words[t])[:1] != (qa.words[t],):
+            outer = plural(outer)
+        follows = qa.words[t + 1] if t + 1 < len(qa.words) else ""
+        owner = next((m for m in qa.entities if m.named and m.start == t + 2), None)
+        if follows == "of" and owner is not None:  # "the nephews of X": "the sons of X's sibling"
+            name = r"\s+".join(re.escape(w) for w in qa.tokens[owner.start : owner.end])
+            token = rf"{re.escape(token)}\s+of\s+{name}"
+            unfolded = f"{outer} of {' '.join(qa.tokens[owner.start : owner.end])}" + \
+                "".join(f"'s {p}" for p in parts)  # fmt: skip
+        elif follows == "of":  # "the nephews of the CEO of X"
+            token = re.escape(token)
+            unfolded = " ".join([outer, *(f"of the {p}" for p in reversed(parts))])
+        else:  # "X's nephews": "X's sibling's sons"
+            token = re.escape(token)
+            unfolded = "".join(f"{p}'s " for p in parts) + outer
+        text = re.sub(rf"(?<!\w){token}(?!\w)", lambda _, u=unfolded: u, text, count=1)
+    return text if text != qa.text else None
+
+
+def _definition_chain(sem: RelationSemantics, kg: KnowledgeGraph, word: str,
+                      depth: int = 0) -> list[str] | None:  # fmt: skip
+    """The parts of the chain a noun's first definition spells, the owner's first and the
+    word that names the last hop last ("niece": [`sibling`'s label, "daughter"]); None where
+    it spells none, or a part names no relation (GRAND_BASE)."""
+    lemma = (lexnet.lemmas(word) or (word,))[0]
+    m = _CHAIN_GLOSS.match(lexnet.first_gloss(lemma))
+    if m is None:
+        return None
+    outer, owners = m[1], [w for w in m.groups()[1:] if w]
+    scores = sem.word_scores(sem.model.embed_words([outer, *owners]))
+    if scores[0].max() < GRAND_BASE:
+        return None
+    if len(owners) == 1 and scores[1].max() >= GRAND_BASE:
+        return [owners[0], outer]  # "the wife of your *father*": the owner's own word
+    named = {int(np.argmax(row)) for row in scores[1:] if row.max() >= GRAND_BASE}
+    if len(named) == 1 and len(owners) == len(scores) - 1 \
+            and all(row.max() >= GRAND_BASE for row in scores[1:]):  # fmt: skip
+        # "your brother or sister": the relation both name, by its label
+        return [kg.label(sem.rel_ids[named.pop()]), outer]
+    if depth == 0:  # "the child of your aunt or uncle": each unfolded, to the same chain
+        chains = [_definition_chain(sem, kg, w, depth + 1) for w in owners]
+        if all(chains) and len({tuple(c[:-1]) for c in chains}) == 1:
+            lasts = sem.word_scores(sem.model.embed_words([c[-1] for c in chains]))
+            named = {int(np.argmax(row)) for row in lasts if row.max() >= GRAND_BASE}
+            if len(named) == 1 and all(row.max() >= GRAND_BASE for row in lasts):
+                return [*chains[0][:-1], kg.label(sem.rel_ids[named.pop()]), outer]
+    return None
+
+
 # "X's *mother-in-law*", "the *in-laws* of X": kin by marriage, read as the chain they mean
 _IN_LAW = re.compile(r"\b(?:(?P<kin>[a-z]+)-)?in-law(?P<plural>s)?\b", re.IGNORECASE)
 _DESCENDANTS = {"son": "husband", "sons": "husbands", "daughter": "wife", "daughters": "wives",
@@ -747,8 +821,11 @@ def analyse(question: str, kg: KnowledgeGraph) -> QuestionAnalysis:
     stays as asked."""
     text = unfold_in_laws(unfold_which_ones(undislocate(question)))
     qa = _analyse(question, text, kg)
-    unfolded = unfold_compounds(qa, kg)
-    return qa if unfolded is None else _analyse(question, unfolded, kg)
+    for unfold in (unfold_compounds, unfold_definitions):
+        unfolded = unfold(qa, kg)
+        if unfolded is not None:
+            qa = _analyse(question, unfolded, kg)
+    return qa
 
 
 def _analyse(question: str, text: str, kg: KnowledgeGraph) -> QuestionAnalysis:

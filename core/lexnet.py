@@ -226,6 +226,14 @@ def defining_verbs(word: str, pos: str = "n") -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+@lru_cache(maxsize=8192)
+def first_gloss(lemma: str, pos: str = "n") -> str:
+    """The definition of a lemma's first sense in part of speech `pos`, its first clause,
+    in lower case ("niece": "a daughter of your brother or sister"); "" where none."""
+    ids = (_senses_of(lemma) or {}).get(pos, ())
+    return (_table("glosses").get(ids[0]) or "").split(";")[0].strip().lower() if ids else ""
+
+
 def shared_sense(question_word: str, label: dict[str, float]) -> float:
     """How surely a question word (or a phrase joined by "_") means a label word's sense:
     the best weight of a synset both hold, 0 if none. A sense the label has from its

@@ -137,6 +137,16 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
+def plural(noun: str) -> str:
+    """The plural of a singular noun ("daughter" -> "daughters", "wife" -> "wives")."""
+    irregular = {one: many for many, one in _IRREGULAR_PLURALS.items()}
+    if noun in irregular:
+        return irregular[noun]
+    if noun.endswith("y") and len(noun) > 2 and noun[-2] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + ("es" if noun.endswith(("s", "sh", "ch", "x", "z")) else "s")
+
+
 def normalize(text: str) -> str:
     """Case-, width- and underscore-insensitive form used for every comparison."""
     text = unicodedata.normalize("NFKC", text).replace("_", " ").casefold()

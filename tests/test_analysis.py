@@ -486,6 +486,41 @@ def test_a_kinship_compound_reads_as_its_chain_in_the_kbs_words(
     assert sorted(family.ask(question, kb="family").answer_labels) == answers
 
 
+@pytest.mark.parametrize(
+    ("question", "read", "answers"),
+    [
+        ("who are Ann Moss's nieces", "who are Ann Moss's sibling's daughters", ["Fay Moss"]),
+        ("who are Cara Lee's aunts", "who are Cara Lee's parent's sisters", ["Jo Moss"]),
+        ("who are Cara Lee's uncles", "who are Cara Lee's parent's brothers", ["Bob Moss"]),
+        # "the child of your aunt or uncle": both unfold to the same chain
+        ("who are Eli Moss's cousins", "who are Eli Moss's parent's sibling's children",
+         ["Cara Lee", "Dan Lee"]),
+    ],
+)  # fmt: skip
+def test_a_noun_reads_as_the_chain_its_definition_spells(
+        tmp_path: Path, question: str, read: str, answers: list[str]) -> None:  # fmt: skip
+    """A niece is "a daughter of your brother or sister" (WordNet): a noun naming no relation
+    of the KB is read as the chain its definition spells, coordinated parts by the label of
+    the relation both name; the trace keeps the question as asked."""
+    rows = [(p, "gender", g) for p, g in (("Ann Moss", "female"), ("Bob Moss", "male"),
+            ("Jo Moss", "female"), ("Cara Lee", "female"), ("Dan Lee", "male"),
+            ("Eli Moss", "male"), ("Fay Moss", "female"))]  # fmt: skip
+    siblings = ["Ann Moss", "Bob Moss", "Jo Moss"]
+    rows += [(a, "sibling", b) for a in siblings for b in siblings if a != b]
+    for parent, kids in (("Ann Moss", ["Cara Lee", "Dan Lee"]),
+                         ("Bob Moss", ["Eli Moss", "Fay Moss"])):  # fmt: skip
+        rows += [(parent, "child", kid) for kid in kids] + [(kid, "parent", parent) for kid in kids]
+    rows += [(a, "sibling", b) for a, b in (("Cara Lee", "Dan Lee"), ("Dan Lee", "Cara Lee"),
+             ("Eli Moss", "Fay Moss"), ("Fay Moss", "Eli Moss"))]  # fmt: skip
+    engine = _imported(tmp_path, "kin", rows)
+    qa = analyse(question, engine.kg("kin"))
+    assert qa.text == read and qa.question == question
+    assert sorted(engine.ask(question, kb="kin").answer_labels) == answers
+    # "the N of X" keeps X the owner of the chain ("the sons of X's sibling")
+    of_form = analyse("who are the nephews of Ann Moss", engine.kg("kin")).text
+    assert of_form == "who are the sons of Ann Moss's sibling"
+
+
 def test_a_compound_the_kb_names_itself_is_left_as_it_is(tmp_path: Path) -> None:
     kb = tmp_path / "kb.tsv"
     kb.write_text(FAMILY + "Dan Lee\tgrandparent\tEve Stone\nDan Lee\tgrandparent\tFrank Stone\n"

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Build the "own wordings" questions of the dev KBs: templates written in our own words for
+relation paths of each KB, filled with the KB's entities, the gold answer found by walking the
+path in the KB itself.
+
+    python scripts/devsets/build_wordings.py
+
+Writes benchmarks/data/<kb>/questions_wordings.tsv (question, answers, qtype, kind, hops) for
+the five dev KBs, reading each KB's own file (kb.tsv, or kb.nt with its rdfs:labels). A path
+is relations joined by ">", "^" before one walked backwards, and "[relation=value]" after one
+keeps only the nodes with that value ("parent[gender=female]": mothers). Entities are drawn
+with a fixed seed among those the path leads from to something other than themselves, so
+re-running gives identical files.
+
+The wordings were written on 2026-12-07 by the person who then changed the engine (README,
+"Dev sets", items 189–193) to find failures: some of them were then fixed, so these files
+check capabilities; they are not an unseen measure.
+"""
+
+from __future__ import annotations
+
+import collections
+import random
+import re
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
+PER_TEMPLATE = 4
+SEED = 20261207
+
+TEMPLATES: dict[str, list[tuple[str, str]]] = {
+    "family": [
+        ("what does {x}'s hubby do for a living", "spouse[gender=male]>profession"),
+        ("where did {x}'s missus go to university", "spouse[gender=female]>education"),
+        ("who is {x}'s sister's husband", "sibling[gender=female]>spouse[gender=male]"),
+        ("what is the occupation of {x}'s husband", "spouse[gender=male]>profession"),
+        ("who employs {x}'s partner", "spouse>employer"),
+        ("who employs {x}'s spouse", "spouse>employer"),
+        ("who employs {x}'s father", "parent[gender=male]>employer"),
+        ("where was {x}'s grandfather born", "parent>parent[gender=male]>place_of_birth"),
+        ("what is {x}'s mother's hometown", "parent[gender=female]>place_of_birth"),
+        ("who is {x}'s sister married to", "sibling[gender=female]>spouse"),
+        ("what religion does {x}'s dad's wife follow",
+         "parent[gender=male]>spouse[gender=female]>religion"),
+        ("what company does {x}'s spouse work for", "spouse>employer"),
+        ("what are the names of {x}'s grandchildren", "child>child"),
+        ("where do {x}'s children live", "child>place_of_residence"),
+        ("what jobs do {x}'s kids have", "child>profession"),
+        ("which languages does {x}'s husband speak", "spouse[gender=male]>languages_spoken"),
+        ("when was {x}'s mother born", "parent[gender=female]>year_of_birth"),
+        ("what did {x}'s father die of", "parent[gender=male]>cause_of_death"),
+        ("who are the daughters of {x}'s siblings", "sibling>child[gender=female]"),
+        ("who are the children of {x}'s daughter", "child[gender=female]>child"),
+        ("who is the father of {x}'s wife", "spouse[gender=female]>parent[gender=male]"),
+        ("who are the parents of {x}'s spouse", "spouse>parent"),
+        ("who are the kids of {x}'s sister", "sibling[gender=female]>child"),
+        ("who are {x}'s nieces", "sibling>child[gender=female]"),
+        ("who are {x}'s nephews", "sibling>child[gender=male]"),
+        ("who are {x}'s aunts", "parent>sibling[gender=female]"),
+        ("who are {x}'s uncles", "parent>sibling[gender=male]"),
+        ("who are {x}'s cousins", "parent>sibling>child"),
+        ("who is {x}'s grandfather", "parent>parent[gender=male]"),
+        ("who is {x}'s son-in-law", "child>spouse[gender=male]"),
+        ("who is {x}'s mother-in-law", "spouse>parent[gender=female]"),
+        ("who is {x}'s stepmother", "parent[gender=male]>spouse[gender=female]"),
+        ("who are {x}'s grandparents", "parent>parent"),
+    ],
+    "football": [
+        ("who manages the club {x} plays for", "playsForClub>manager"),
+        ("which stadium does {x}'s club play its home games at", "playsForClub>homeStadium"),
+        ("how many people fit in the stadium of {x}'s club",
+         "playsForClub>homeStadium>capacity"),
+        ("which league is {x}'s club in", "playsForClub>league"),
+        ("what country is {x}'s club's league in", "playsForClub>league>leagueCountry"),
+        ("which city hosts {x}'s club", "playsForClub>basedIn"),
+        ("who captains the club {x} plays for", "playsForClub>captain"),
+        ("what number does {x} wear", "shirtNumber"),
+        ("where did {x} play before", "formerClub"),
+        ("in what year was {x}'s club founded", "playsForClub>foundedYear"),
+        ("who captains {x}", "captain"),
+        ("who coaches {x}'s club", "playsForClub>manager"),
+    ],
+    "business": [
+        ("who makes {x}", "manufacturer"),
+        ("who manufactures {x}", "manufacturer"),
+        ("who employs {x}", "employer"),
+        ("who employs {x}'s founder", "founded_by>employer"),
+        ("where was the CEO of {x} born", "chief_executive_officer>place_of_birth"),
+        ("which university did {x}'s chief executive attend",
+         "chief_executive_officer>educated_at"),
+        ("who chairs {x}", "chairperson"),
+        ("which stock exchange lists {x}", "listed_on"),
+        ("who founded {x}'s parent company", "parent_organization>founded_by"),
+        ("what industry is {x}'s parent in", "parent_organization>industry"),
+        ("which firms compete with {x}", "competitor"),
+        ("who runs {x}", "chief_executive_officer"),
+        ("what does {x} produce", "product_or_material_produced"),
+        ("when was {x}'s parent company founded", "parent_organization>inception"),
+    ],
+    "music": [
+        ("who produced {x}", "produced by"),
+        ("who wrote {x}", "written by"),
+        ("who sings for {x}", "lead vocalist"),
+        ("who produced {x}'s albums", "^performer>produced by"),
+        ("which label put out {x}", "released on label"),
+        ("where is the label that released {x} based", "released on label>label headquarters"),
+        ("who started the label {x} is on", "released on label>founder"),
+        ("which instruments does {x} play", "plays instrument"),
+        ("what band is {x} in", "member of"),
+        ("where was {x}'s band formed", "member of>formed in"),
+        ("when was {x}'s band formed", "member of>formation year"),
+        ("what genre does {x}'s band play", "member of>genre"),
+        ("who influenced {x}", "influenced by"),
+        ("which album is {x} on", "track of"),
+        ("who performed {x}", "track of>performer"),
+    ],
+    "science": [
+        ("who funds {x}", "funded_by"),
+        ("who funds the project that {x} leads", "^principal_investigator>funded_by"),
+        ("who supervised {x}", "doctoral_advisor"),
+        ("who advised {x}'s advisor", "doctoral_advisor>doctoral_advisor"),
+        ("who directs {x}", "director"),
+        ("who directs the lab where {x} works", "employer>director"),
+        ("who heads the lab where {x} works", "employer>director"),
+        ("who awards {x}", "awarded_by"),
+        ("which journal published {x}", "published_in"),
+        ("who wrote {x}", "^author_of"),
+        ("who employs {x}'s doctoral advisor", "doctoral_advisor>employer"),
+        ("where is the institution that employs {x} located", "employer>located_in"),
+        ("which journal carried the paper that {x} wrote", "author_of>published_in"),
+        ("who leads the project that {x} funds", "^funded_by>principal_investigator"),
+        ("in which city is the university that educated {x}", "educated_at>located_in"),
+        ("when was the institution that employs {x} founded", "employer>founded_year"),
+        ("how many people work at the institution where {x} studied",
+         "educated_at>number_of_employees"),
+        ("what field does {x}'s advisor work in", "doctoral_advisor>field_of_work"),
+        ("which award did {x}'s doctoral advisor receive", "doctoral_advisor>award_received"),
+    ],
+}
+
+_TRIPLE = re.compile(r'(<[^>]+>) (<[^>]+>) (<[^>]+>|"(?:[^"\\]|\\.)*")')
+_STEP = re.compile(r"^(\^?)([^\[]+)(?:\[([^=]+)=([^\]]+)\])?$")
+
+
+def read_kb(folder: Path) -> list[tuple[str, str, str]]:
+    """(subject, relation, object) by label: kb.tsv as written, kb.nt by its rdfs:labels
+    (relation labels with "_" for spaces, as the business questions' paths write them)."""
+    if (folder / "kb.tsv").is_file():
+        lines = (folder / "kb.tsv").read_text(encoding="utf-8").splitlines()
+        return [tuple(line.split("\t")) for line in lines if line.count("\t") == 2]
+    triples = [m.groups() for line in (folder / "kb.nt").read_text(encoding="utf-8").splitlines()
+               if (m := _TRIPLE.match(line))]  # fmt: skip
+    labels = {s: o.strip('"') for s, p, o in triples if p.endswith("#label>")}
+
+    def name(term: str) -> str:
+        return labels.get(term, term.strip('"'))
+
+    return [(name(s), name(p).replace(" ", "_"), name(o)) for s, p, o in triples
+            if not p.startswith("<http://www.w3.org/")]  # fmt: skip
+
+
+def walk(links: dict, start: str, path: str) -> set[str]:
+    """The nodes a path leads to from `start`."""
+    nodes = {start}
+    for step in path.split(">"):
+        back, rel, key, value = _STEP.match(step).groups()
+        rel = ("^" if back else "") + rel
+        nodes = {n for node in nodes for n in links[node].get(rel, ())
+                 if key is None or value in links[n].get(key, ())}  # fmt: skip
+    return nodes
+
+
+def build(kb: str) -> list[str]:
+    triples = read_kb(DATA / kb)
+    links: dict = collections.defaultdict(lambda: collections.defaultdict(set))
+    for s, r, o in triples:
+        links[s][r].add(o)
+        links[o]["^" + r].add(s)
+    entities = sorted({s for s, _, _ in triples} | {o for _, _, o in triples})
+    rng = random.Random(SEED)
+    rows = ["question\tanswers\tqtype\tkind\thops"]
+    for template, path in TEMPLATES[kb]:
+        usable = [e for e in entities if (gold := walk(links, e, path)) and gold != {e}
+                  and e not in gold]  # fmt: skip
+        for entity in rng.sample(usable, min(PER_TEMPLATE, len(usable))):
+            gold = sorted(walk(links, entity, path))
+            rows.append(f"{template.format(x=entity)}\t{'|'.join(gold)}\t{path}\twording\t"
+                        f"{path.count('>') + 1}")  # fmt: skip
+    return rows
+
+
+def main() -> None:
+    for kb in TEMPLATES:
+        rows = build(kb)
+        out = DATA / kb / "questions_wordings.tsv"
+        out.write_text("\n".join(rows) + "\n", encoding="utf-8")
+        print(f"{out.relative_to(DATA.parents[1])}: {len(rows) - 1} questions")
+
+
+if __name__ == "__main__":
+    main()
