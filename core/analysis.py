@@ -704,8 +704,10 @@ def unfold_compounds(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
 
 
 def _base_scores(sem: RelationSemantics, compound: re.Match) -> np.ndarray:
-    """How well a kinship compound's base ("*mother*" of "grandmother") names each relation."""
-    return sem.word_scores(sem.model.embed_words([compound["base"]]))[0]
+    """How well a kinship compound's base ("*mother*" of "grandmother") names each relation —
+    read in the singular, which names the kind (the static vectors put "sons" nearer
+    `parent` than `child`)."""
+    return sem.word_scores(sem.model.embed_words([singular(compound["base"])]))[0]
 
 
 # a relational noun's definition that spells a chain: "(a niece is) a *daughter* of your

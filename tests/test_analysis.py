@@ -474,6 +474,10 @@ def test_of_chains_read_as_ordered_paths(family) -> None:
         ("who is Dan Lee's granny", "who is Dan Lee's parent's mother", ["Eve Stone"]),
         ("name Dan Lee's nans", "name Dan Lee's parent's mothers", ["Eve Stone"]),
         ("who is Dan Lee's gramps", "who is Dan Lee's parent's father", ["Frank Stone"]),
+        # the base read in the singular, which names the kind ("sons" reads nearer `parent`)
+        ("who are Eve Stone's grandsons", "who are Eve Stone's child's sons", ["Dan Lee"]),
+        ("who are the granddaughters of Eve Stone",
+         "who are the daughters of the child of Eve Stone", ["Cara Lee"]),
     ],
 )  # fmt: skip
 def test_a_kinship_compound_reads_as_its_chain_in_the_kbs_words(

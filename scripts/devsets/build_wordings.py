@@ -64,6 +64,8 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("who is {x}'s mother-in-law", "spouse>parent[gender=female]"),
         ("who is {x}'s stepmother", "parent[gender=male]>spouse[gender=female]"),
         ("who are {x}'s grandparents", "parent>parent"),
+        ("who are {x}'s grandsons", "child>child[gender=male]"),
+        ("who are the granddaughters of {x}", "child>child[gender=female]"),
     ],
     "football": [
         ("who manages the club {x} plays for", "playsForClub>manager"),
