@@ -400,7 +400,7 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
         if wh == "person" and trusted_only and fit < 0.0 and _people_alike(sem, code):
             return 0.0  # ("who coaches X": coaches with rare first names have what people have)
         if wh == "person" and fit < 0.0 and _doer_named(qa, sem, code):
-            return 0.0  # "who *employs* X": the doer of what the question names, person or not
+            return 1.0  # "who *employs* X": the doer of what the question names, person or not
         return fit
     if wh == "thing" and _asks_for_a_category(qa):
         # "what *sort of* movie is X": a category X has — one of few values many share (a

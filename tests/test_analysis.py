@@ -3772,9 +3772,10 @@ def test_the_head_of_n_of_names_the_last_hop_by_meaning_too(tmp_path: Path) -> N
 
 def test_who_before_a_verb_asks_for_its_doer_a_firm_too(tmp_path: Path) -> None:
     """ "Who *employs* Li Zhiwei's partner" (the family dev KB, a wording of our own): "who"
-    is the subject of "employs", so it asks for the doer of `employer`'s verb — a firm — not
-    for a person (the walk had gone to Li Zhiwei's colleagues, people, leaving "partner"
-    unexplained); "who is *employed* where X is" still asks for people."""
+    is the subject of "employs", so it asks for the doer of `employer`'s verb — a firm as
+    well as a person, and fits it fully — not for a person alone (the walk had gone to Li
+    Zhiwei's colleagues, people, leaving "partner" unexplained); "who is *employed* where X
+    is" still asks for people."""
     from core.evaluate import evidence_path
     from tests.test_lexnet import ask_dev_kb
 
@@ -3783,6 +3784,10 @@ def test_who_before_a_verb_asks_for_its_doer_a_firm_too(tmp_path: Path) -> None:
     assert trace.answer_labels == ["Pearl River Electric"]
     trace = ask_dev_kb(tmp_path / "b", "family", "who is employed where Li Zhiwei is employed")
     assert evidence_path(trace) == "employer → employer"
+    # ... a doer fits "who" as well as any person: "who *performed* the albums by X" is X (the
+    # music dev KB's tuning question; a band, the performer of its own albums)
+    trace = ask_dev_kb(tmp_path / "c", "music", "who performed the albums by Anna Scholz")
+    assert trace.answer_labels == ["Anna Scholz"]
 
 
 def test_answers_of_another_class_than_the_noun_asked_about_walk_on(tmp_path: Path) -> None:
