@@ -23,6 +23,8 @@ LABEL_SENSES = 2  # senses of a relation label word that count
 QUESTION_SENSES = 2  # ... and of a question word
 DERIVED = 0.8  # a sense met through a derivation ("death" — "die") counts this much
 GLOSS_VERB = 0.7  # ... and one of the verb a label noun is defined by ("residence": *dwell*)
+GLOSS_GENUS = 0.6  # ... and the first sense of the noun it is defined as a kind of
+# ("profession": "an *occupation* requiring special education", and a job is an occupation)
 
 # inflections back to a lemma: WordNet lists lemmas only ("passed" -> "pass")
 _ENDINGS = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"),
@@ -173,7 +175,32 @@ def label_senses_with_gloss(word: str, pos: str) -> LabelSenses:
                 if synset not in out:
                     out[synset] = GLOSS_VERB
                     out.by_gloss.add(synset)
+        for genus in defining_genera(word):
+            out.setdefault(genus, GLOSS_GENUS)
     return out
+
+
+_GENUS_START = re.compile(r"^(?:a|an|the) ([a-z]+) (?:requiring|that|who|which|of|in|for|with|"
+                          r"by)\b")
+
+
+@lru_cache(maxsize=8192)
+def defining_genera(word: str) -> tuple[str, ...]:
+    """The first noun senses of the nouns a word's first LABEL_SENSES noun senses are
+    defined as a kind of, where the definition opens "a N requiring / that / of …"
+    ("profession": "an *occupation* requiring special education") — not the word's own."""
+    found = lemmas(word)
+    if not found:
+        return ()
+    out: list[str] = []
+    for synset in (_senses_of(found[0]) or {}).get("n", ())[:LABEL_SENSES]:
+        definition = (_table("glosses").get(synset) or "").split(";")[0].lower()
+        match = _GENUS_START.match(definition)
+        genus = lemmas(match[1])[:1] if match else ()
+        if genus and genus[0] != found[0]:
+            ids = (_senses_of(genus[0]) or {}).get("n", ())
+            out += [ids[0]] if ids else []
+    return tuple(dict.fromkeys(out))
 
 
 class LabelSenses(dict):

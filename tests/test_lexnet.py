@@ -261,6 +261,25 @@ def test_where_someone_lives_is_their_place_of_residence(tmp_path: Path) -> None
     assert trace.answer_labels == ["Abuja"]
 
 
+def test_a_label_noun_is_read_by_the_noun_its_definition_says_it_is() -> None:
+    """A profession is "an *occupation* requiring special education": a question word that
+    shares the first sense of that genus ("job", "line of work" — one synset with
+    "occupation") shares a sense with `profession`, though no form, vector or sense of
+    "profession" itself links them; only a definition that opens "a N requiring / that / of"
+    says its genus ("any address at which you dwell" says none)."""
+    assert lexnet.defining_genera("residence") == ()
+    profession = lexnet.label_senses_with_gloss("profession", "n")
+    assert lexnet.shared_sense("job", profession) == lexnet.GLOSS_GENUS
+    assert lexnet.shared_sense("line_of_work", profession) == lexnet.GLOSS_GENUS
+    assert lexnet.shared_sense("job", lexnet.label_senses("profession", "n")) == 0.0
+
+
+def test_a_job_is_a_profession(tmp_path: Path) -> None:
+    # the family dev KB's tuning question: "job" named `employer` better by its vector
+    trace = ask_dev_kb(tmp_path, "family", "Li Jing's husband's job")
+    assert evidence_path(trace) == "spouse → profession"
+
+
 def test_a_compound_noun_in_the_plural_has_its_lemma() -> None:
     # "X's children's *alma maters*": WordNet lists the compound in the singular only
     assert lexnet.lemmas("alma_maters") == ("alma_mater",)
