@@ -676,11 +676,8 @@ def unfold_compounds(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
             grand = [w for w in lexnet.synonyms(word) if _GRAND.match(w)]
             same = max(grand, key=lambda w: len(_GRAND.match(w)["base"]), default=None)
             if same is not None and (not m or len(_GRAND.match(same)["base"]) > len(m["base"])):
-                # (plural where WordNet reads the word as an inflection: "nans", not "gramps")
-                plural = is_plural(word) and lexnet.lemmas(word)[:1] != (word,)
-                same += "s" * (plural and not is_plural(same))
-                text = re.sub(rf"(?<!\w){re.escape(token)}(?!\w)", lambda _, w=same: w, text,
-                              count=1)  # fmt: skip
+                same += "s" * (_inflected_plural(word) and not is_plural(same))
+                text = _replace_once(text, re.escape(token), same)
                 token, m = same, _GRAND.match(same)
                 scores = _base_scores(sem, m)
             elif m is None:
@@ -699,8 +696,19 @@ def unfold_compounds(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
         inner = kg.label(sem.rel_ids[r])
         follows = qa.words[t + 1] if t + 1 < len(qa.words) else ""
         chain = f"{base} of the {inner}" if follows == "of" else f"{inner}'s {base}"
-        text = re.sub(rf"(?<!\w){re.escape(token)}(?!\w)", lambda _, c=chain: c, text, count=1)
+        text = _replace_once(text, re.escape(token), chain)
     return text if text != qa.text else None
+
+
+def _inflected_plural(word: str) -> bool:
+    """Is a word a plural WordNet reads as an inflection ("nans", "nieces"; not "gramps")?"""
+    return is_plural(word) and lexnet.lemmas(word)[:1] != (word,)
+
+
+def _replace_once(text: str, pattern: str, by: str) -> str:
+    """`text` with the first whole-word match of a regex `pattern` replaced by `by`
+    (literally: no group references)."""
+    return re.sub(rf"(?<!\w){pattern}(?!\w)", lambda _: by, text, count=1)
 
 
 def _base_scores(sem: RelationSemantics, compound: re.Match) -> np.ndarray:
@@ -734,7 +742,7 @@ def unfold_definitions(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
             continue
         *parts, outer = chain
         token = qa.tokens[t]
-        if is_plural(qa.words[t]) and lexnet.lemmas(qa.words[t])[:1] != (qa.words[t],):
+        if _inflected_plural(qa.words[t]):
             outer = plural(outer)
         follows = qa.words[t + 1] if t + 1 < len(qa.words) else ""
         owner = next((m for m in qa.entities if m.named and m.start == t + 2), None)
@@ -749,7 +757,7 @@ def unfold_definitions(qa: QuestionAnalysis, kg: KnowledgeGraph) -> str | None:
         else:  # "X's nephews": "X's sibling's sons"
             token = re.escape(token)
             unfolded = "".join(f"{p}'s " for p in parts) + outer
-        text = re.sub(rf"(?<!\w){token}(?!\w)", lambda _, u=unfolded: u, text, count=1)
+        text = _replace_once(text, token, unfolded)
     return text if text != qa.text else None
 
 
@@ -768,16 +776,15 @@ def _definition_chain(sem: RelationSemantics, kg: KnowledgeGraph, word: str,
         return None
     if len(owners) == 1 and scores[1].max() >= GRAND_BASE:
         return [owners[0], outer]  # "the wife of your *father*": the owner's own word
-    named = {int(np.argmax(row)) for row in scores[1:] if row.max() >= GRAND_BASE}
-    if len(named) == 1 and len(owners) == len(scores) - 1 \
-            and all(row.max() >= GRAND_BASE for row in scores[1:]):  # fmt: skip
+    named = {int(np.argmax(row)) for row in scores[1:]}
+    if len(named) == 1 and all(row.max() >= GRAND_BASE for row in scores[1:]):
         # "your brother or sister": the relation both name, by its label
         return [kg.label(sem.rel_ids[named.pop()]), outer]
     if depth == 0:  # "the child of your aunt or uncle": each unfolded, to the same chain
         chains = [_definition_chain(sem, kg, w, depth + 1) for w in owners]
         if all(chains) and len({tuple(c[:-1]) for c in chains}) == 1:
             lasts = sem.word_scores(sem.model.embed_words([c[-1] for c in chains]))
-            named = {int(np.argmax(row)) for row in lasts if row.max() >= GRAND_BASE}
+            named = {int(np.argmax(row)) for row in lasts}
             if len(named) == 1 and all(row.max() >= GRAND_BASE for row in lasts):
                 return [*chains[0][:-1], kg.label(sem.rel_ids[named.pop()]), outer]
     return None

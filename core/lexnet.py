@@ -194,8 +194,7 @@ def defining_genera(word: str) -> tuple[str, ...]:
         return ()
     out: list[str] = []
     for synset in (_senses_of(found[0]) or {}).get("n", ())[:LABEL_SENSES]:
-        definition = (_table("glosses").get(synset) or "").split(";")[0].lower()
-        match = _GENUS_START.match(definition)
+        match = _GENUS_START.match(_definition(synset))
         genus = lemmas(match[1])[:1] if match else ()
         if genus and genus[0] != found[0]:
             ids = (_senses_of(genus[0]) or {}).get("n", ())
@@ -240,8 +239,7 @@ def defining_verbs(word: str, pos: str = "n") -> tuple[str, ...]:
     out: list[str] = []
     for synset in (_senses_of(found[0]) or {}).get(pos, ())[:LABEL_SENSES]:
         own.update(w for d in _synset(synset)[1] for w in _synset(d)[0])
-        definition = (_table("glosses").get(synset) or "").split(";")[0].lower()
-        match = _RELATIVE.search(definition)
+        match = _RELATIVE.search(_definition(synset))
         if not match:
             continue
         words = [w for w in match.group(1).split() if w not in _SUBJECTS]
@@ -258,7 +256,12 @@ def first_gloss(lemma: str, pos: str = "n") -> str:
     """The definition of a lemma's first sense in part of speech `pos`, its first clause,
     in lower case ("niece": "a daughter of your brother or sister"); "" where none."""
     ids = (_senses_of(lemma) or {}).get(pos, ())
-    return (_table("glosses").get(ids[0]) or "").split(";")[0].strip().lower() if ids else ""
+    return _definition(ids[0]).strip() if ids else ""
+
+
+def _definition(synset: str) -> str:
+    """A synset's definition, its first clause (up to ";"), in lower case."""
+    return (_table("glosses").get(synset) or "").split(";")[0].lower()
 
 
 def shared_sense(question_word: str, label: dict[str, float]) -> float:
@@ -349,7 +352,7 @@ def paraphrase_words(word: str, pos: str = "v", first: int = QUESTION_SENSES) ->
     # (the first lemma read in that part of speech: "studied" is an adjective too)
     for lemma in [w for w in lemmas(word) if pos in (_senses_of(w) or {})][:1]:
         for synset in _senses_of(lemma)[pos][:first]:
-            definition = (_table("glosses").get(synset) or "").split(";")[0].lower().split()
+            definition = _definition(synset).split()
             if len(definition) <= PARAPHRASE_WORDS:
                 out += [w for w in definition if w not in _LIGHT and w.isalpha() and w != lemma]
     return tuple(dict.fromkeys(out))

@@ -137,11 +137,13 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
+_PLURAL_OF = {one: many for many, one in _IRREGULAR_PLURALS.items()}
+
+
 def plural(noun: str) -> str:
     """The plural of a singular noun ("daughter" -> "daughters", "wife" -> "wives")."""
-    irregular = {one: many for many, one in _IRREGULAR_PLURALS.items()}
-    if noun in irregular:
-        return irregular[noun]
+    if noun in _PLURAL_OF:
+        return _PLURAL_OF[noun]
     if noun.endswith("y") and len(noun) > 2 and noun[-2] not in "aeiou":
         return noun[:-1] + "ies"
     return noun + ("es" if noun.endswith(("s", "sh", "ch", "x", "z")) else "s")
