@@ -320,9 +320,14 @@ class Lexicon:
         self.name_parts: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
         # a name of three or more words by its initials: "ceo" -> `chief executive officer`
         self.acronyms: dict[str, set[str]] = defaultdict(set)
+        # per relation, the content words of each of its names: what a compound's first part
+        # must be a form of where its last part meets one of them ("*birth*place")
+        self.name_words: dict[str, list[set[str]]] = {}
         for rel in kg.relations:
             text = rel.words.replace(".", " ")
             forms = set()
+            self.name_words[rel.id] = [set(content_words(name.replace(".", " ")))
+                                       for name in (rel.label, *rel.aliases)]  # fmt: skip
             for word in content_words(text):
                 for f in word_forms(word, patient=True):
                     if len(f) >= 3:
@@ -409,9 +414,23 @@ class Lexicon:
                 if tail:  # ... and a relation its first part names too the more
                     # ("*birth*place": `place of birth`, not `place of death`)
                     first = self.match(word[:k]) if k >= 3 else {}
-                    return {rel_id: (1.0 if rel_id in first else 0.8) * w
-                            for rel_id, w in tail.items()}  # fmt: skip
+                    named = {rel_id: (1.0 if rel_id in first else 0.8) * w
+                             for rel_id, w in tail.items()
+                             if rel_id in first or self._qualifies(word[:k], word[k:], rel_id)}
+                    if named:
+                        return named
         return found
+
+    def _qualifies(self, first: str, tail: str, rel_id: str) -> bool:
+        """May a compound whose last part meets a relation's label name that relation though
+        its first part does not? Only where the label says no more than that part (a
+        "screen*writer*" is a `writer`): a "*work*place" is no `place of birth`, whose label
+        says which place; "*inter*nationals" has a prefix, no noun, before its last part."""
+        if not lexnet.is_noun(first):
+            return True
+        met = {w for f in word_forms(tail) for w in self.sources.get((f, rel_id), ())}
+        return any(not (others := words - met) or any(_inflection(first, w) for w in others)
+                   for words in self.name_words.get(rel_id, ()) if words & met)
 
     def senses(self, word: str) -> dict[str, float]:
         """Relations a question word (or a phrase joined by "_": "pass_away") shares a

@@ -2953,16 +2953,31 @@ def test_a_verb_before_as_and_a_name_says_how_the_answers_link_to_it(
 
 
 def test_a_compound_names_the_relation_both_its_parts_name_the_more(tmp_path: Path) -> None:
-    """ "*birth*place" names `place of birth`, `place of death` and `place of residence` by
-    its head "place"; its first part names `place of birth` too, which it names the more
-    ("who shares a birthplace with X" walked the place of residence)."""
+    """ "*birth*place" meets `place of birth`, `place of death` and `place of residence` by
+    its head "place"; its first part names `place of birth`, and says which place where the
+    others' labels say another ("who shares a birthplace with X" walked the place of
+    residence). A compound whose first part is a noun no label says names none of them: a
+    "*work*place" is no place of birth — "Ann Lee's workplace" is her employer, by meaning."""
     engine = _imported(tmp_path, "places", [
         ("Ann Lee", "place of birth", "Lyon"), ("Ann Lee", "place of death", "Paris"),
-        ("Ann Lee", "place of residence", "Nice"), ("Bob Ray", "place of birth", "Nice")])
-    weights = {engine.kg("places").label(r): w
-               for r, w in lexicon_for(engine.kg("places")).match("birthplace").items()}
-    assert set(weights) == {"place of birth", "place of death", "place of residence"}
-    assert weights["place of birth"] > weights["place of death"] == weights["place of residence"]
+        ("Ann Lee", "place of residence", "Nice"), ("Bob Ray", "place of birth", "Nice"),
+        ("Ann Lee", "employer", "Acme Works"), ("Bob Ray", "employer", "Bolt Forge")])
+    lexicon = lexicon_for(engine.kg("places"))
+    weights = {engine.kg("places").label(r): w for r, w in lexicon.match("birthplace").items()}
+    assert set(weights) == {"place of birth"}
+    assert lexicon.match("workplace") == {}
+    assert engine.ask("Ann Lee's workplace", kb="places").answer_labels == ["Acme Works"]
+    assert engine.ask("Bob Ray's birthplace", kb="places").answer_labels == ["Nice"]
+
+
+def test_a_compound_after_a_prefix_keeps_what_its_last_part_names(tmp_path: Path) -> None:
+    """ "*inter*nationals": no noun before "nationals", so it still meets `national team`
+    (a prefix says no other kind of team)."""
+    engine = _imported(tmp_path, "caps", [
+        ("Ann Lee", "national team", "Peru"), ("Ann Lee", "nationality", "Peru")])
+    kg = engine.kg("caps")
+    named = {kg.label(r) for r in lexicon_for(kg).match("internationals")}
+    assert "national team" in named
 
 
 @pytest.mark.slow  # imports a dev KB of 8k triples
