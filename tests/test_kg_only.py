@@ -140,6 +140,26 @@ def test_missing_fact_gives_no_answer(football_engine: Engine) -> None:
     assert trace.answers == []
 
 
+def test_a_walk_back_that_ends_the_path_answers_the_topics_peers(tmp_path: Path) -> None:
+    """ "who is in Ann Vale's group": no word names `member of` well, and the walk out and
+    back over it gives Ann's band's members. That is what is asked, not a missing fact
+    answered around (which a walk back followed by more hops is: the test above) — the run
+    answers, flagged by the judge, where it had answered nothing."""
+    rows = [("Ann Vale", "member of", "The Reds"), ("Bo Lund", "member of", "The Reds"),
+            ("Cy Moss", "member of", "The Blues"), ("Di Park", "member of", "The Blues"),
+            ("Ann Vale", "plays instrument", "guitar"), ("Bo Lund", "plays instrument", "drums"),
+            ("Cy Moss", "plays instrument", "guitar"), ("Di Park", "plays instrument", "bass"),
+            ("Ann Vale", "born in", "Oslo"), ("Cy Moss", "born in", "Oslo"),
+            ("Bo Lund", "born in", "Bergen"), ("The Reds", "formed in", "Oslo"),
+            ("The Blues", "formed in", "Bergen")]  # fmt: skip
+    kb = tmp_path / "bands.tsv"
+    kb.write_text("".join(f"{s}\t{r}\t{o}\n" for s, r, o in rows), encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(kb, name="bands")
+    trace = engine.ask("who is in Ann Vale's group", kb="bands")
+    assert trace.answer_labels == ["Bo Lund", "Ann Vale"]
+
+
 def test_agent_noun_focus_does_not_add_hops(football_engine: Engine) -> None:
     trace = ask(football_engine, "which players were born in London")
     assert trace.answer_labels == ["Bukayo Saka"]

@@ -722,9 +722,11 @@ def asks_origin(qa: QuestionAnalysis, base: Plan) -> bool:
 
 def _uncued_detour(reading) -> bool:
     """Does the path go out over a relation no word names and straight back (to the topic's
-    neighbours: "who starred in X" answered by the actors of X's director's other films)
-    while no word asks for other things ("same", "other", "share", "also")? Then a missing
-    fact is being answered around, not found."""
+    neighbours), then on ("who starred in X" answered by the actors of X's director's other
+    films), while no word asks for other things ("same", "other", "share", "also")? Then a
+    missing fact is being answered around, not found. (A walk back that ends the path gives
+    the topic's peers, which the question may ask for in words no relation is named by: "who
+    plays in X's group".)"""
     qa = reading.analysis
     if qa is None or qa.semantics is None or qa.asks_for_others or len(reading.hops) < 2:
         return False
@@ -733,7 +735,7 @@ def _uncued_detour(reading) -> bool:
     rows = qa.word_rows(*reading.used)
     named = [bool(rows) and float(qa.role_names[rows, c].max()) >= HOP_EXPLAINED for c in codes]
     # "the films directed by the *director* of X" names the relation it walks back over
-    pairs = enumerate(zip(codes, codes[1:], strict=False))
+    pairs = enumerate(zip(codes, codes[1:-1], strict=False))
     return any(back[a, b] and not named[i] for i, (a, b) in pairs)
 
 
