@@ -4357,3 +4357,35 @@ def test_which_side_a_label_says_does_its_verb() -> None:
     assert label_doer("influenced by") and label_doer("doctoral advisor")
     assert label_doer("author of") is False
     assert label_doer("plays for club") is None and label_doer("spouse") is None
+
+
+def test_what_a_hop_reaches_is_named_by_the_class_the_kb_gives_it(tmp_path: Path) -> None:
+    """The nodes a hop reaches are of the kind the KB's class relation says most of them are
+    ("Oslo" `instance of` city), though no relation's name says "city" (`formed in`): from
+    bands, `formed in` reaches cities, so "which *city* …" is explained by that hop."""
+    rows = [("The Reds", "formed in", "Oslo"), ("The Blues", "formed in", "Lima"),
+            ("Blue Sky", "performer", "The Reds"), ("Grey Rain", "performer", "The Blues"),
+            ("Ann Vale", "born in", "Oslo"), ("Oslo", "located in", "Norway"),
+            ("Lima", "located in", "Peru"), ("Oslo", "instance of", "city"),
+            ("Lima", "instance of", "city"), ("Norway", "instance of", "country"),
+            ("Peru", "instance of", "country"), ("The Reds", "instance of", "band"),
+            ("The Blues", "instance of", "band"), ("Blue Sky", "instance of", "album"),
+            ("Grey Rain", "instance of", "album"),
+            ("Ann Vale", "instance of", "musician")]  # fmt: skip
+    engine = _imported(tmp_path, "bands", rows)
+    sem = semantics_for(engine.kg("bands"))
+    code = {engine.kg("bands").label(r): 2 * i for i, r in enumerate(sem.rel_ids)}
+    assert "citi" in sem.kind_after(code["performer"], code["formed in"])
+    assert "countri" in sem.kind_after(code["formed in"], code["located in"])
+    assert "citi" not in sem.kind_after(code["formed in"], code["located in"])
+
+
+def test_a_band_s_city_is_where_it_was_formed(tmp_path: Path) -> None:
+    """The music dev KB's tuning question: the walk from a track to its album's band and on to
+    the city it was formed in — "city" named by the class of what `formed in` reaches (before:
+    the track's writer)."""
+    from tests.test_lexnet import ask_dev_kb
+
+    trace = ask_dev_kb(tmp_path, "music",
+                       "Which city does the band that recorded Letters to Teddy come from?")
+    assert evidence_path(trace).startswith("track of → performer → formed in")

@@ -311,6 +311,28 @@ class RelationSemantics:
             out.append(frozenset(forms))
         return out
 
+    def _class_forms(self, nodes) -> frozenset[str]:
+        """The word forms of the head nouns of the classes most of the nodes have, by a class
+        relation ("instance of" *city*, *record label*) or their stored types: what the KB
+        itself says they are, where no relation's name says it."""
+        nodes = list(nodes)
+        if not nodes:
+            return frozenset()
+        counts: dict[str, int] = {}
+        for rel in self.class_relations:
+            for found in self.kg.edges_from(nodes, rel, "out", limit=3).values():
+                for cls in set(found):
+                    counts[cls] = counts.get(cls, 0) + 1
+        for node in nodes:
+            for cls in set(self.kg.index.classes.get(node, ())):
+                counts[cls] = counts.get(cls, 0) + 1
+        forms: set[str] = set()
+        for cls, c in counts.items():
+            head = tokens(self.kg.label(cls))[-1:]
+            if head and c >= KIND_SHARE * len(nodes):
+                forms |= word_forms(head[0])
+        return frozenset(forms)
+
     # -- what relations reach --------------------------------------------------------------
     def _reach_vectors(self) -> np.ndarray:
         """Row 2i: what relation i reaches going out (its objects); 2i+1: going in."""
@@ -408,7 +430,9 @@ class RelationSemantics:
         """The word forms of the head nouns that name what role `code` reaches from the nodes
         role `prev` reached — those of the relations most of those nodes are objects of: from
         cities `located in` reaches what `nationality` and `capital` point at ("nation"),
-        where over all its subjects it reaches cities as often (memoised; a sample)."""
+        where over all its subjects it reaches cities as often — and of the classes most of
+        those nodes have (from bands, `formed in` reaches what is each an `instance of`
+        *city*; memoised; a sample)."""
         key = (prev, code)
         forms = self._kind_after.get(key)
         if forms is None:
@@ -421,6 +445,7 @@ class RelationSemantics:
             forms = frozenset().union(*(self.head_forms[r] | self.genus_forms[r]
                                         for r, c in counts.items()
                                         if c >= KIND_SHARE * len(nodes)))  # fmt: skip
+            forms |= self._class_forms(nodes)
             self._kind_after[key] = forms
         return forms
 
