@@ -1634,6 +1634,11 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     elif focus is not None and focus not in whole and not _relational(qa.words, rows[focus]) \
             and word_forms(qa.words[rows[focus]]) & sem.genera:
         qa.genus_focus = (focus, word_forms(qa.words[rows[focus]]))
+    elif focus is not None and focus not in whole and not _relational(qa.words, rows[focus]) \
+            and word_forms(qa.words[rows[focus]]) & sem.class_forms:
+        # a class of the KB that no label names ("which *bands* …", each an `instance of`
+        # band): explained where the walk arrives at nodes of that class (`kind_after`)
+        qa.kind_focus = (focus, float(qa.best[focus]), word_forms(qa.words[rows[focus]]))
     for row, i in enumerate(rows):  # ... and another noun so: "X's *record* label"
         if row != focus and row not in whole and i > 0 and words_before_a_noun(qa.words[i - 1]):
             other = _verb_named(lexicon, qa.words[i], lexical[row], sem)

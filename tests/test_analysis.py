@@ -4389,3 +4389,17 @@ def test_a_band_s_city_is_where_it_was_formed(tmp_path: Path) -> None:
     trace = ask_dev_kb(tmp_path, "music",
                        "Which city does the band that recorded Letters to Teddy come from?")
     assert evidence_path(trace).startswith("track of → performer → formed in")
+
+
+def test_a_class_no_label_names_is_asked_for_by_what_the_walk_reaches(tmp_path: Path) -> None:
+    """ "which *universities* did X's supervisor attend": no relation's name says
+    "university", but the KB's class relation does (each an `instance of` university). The
+    noun is read as that kind, explained where the walk arrives at nodes of it — the
+    supervisor's schools, not the institutions that employ them (science tuning question)."""
+    from tests.test_lexnet import ask_dev_kb
+
+    question = "Which universities did Álvaro Castillo's supervisor attend?"
+    trace = ask_dev_kb(tmp_path, "science", question)
+    assert evidence_path(trace).startswith("doctoral advisor → educated at")
+    qa = analyse(question, Engine(Workspace(tmp_path / "home")).kg("science"))
+    assert qa.kind_focus is not None and "universiti" in qa.kind_focus[2]

@@ -119,6 +119,11 @@ class RelationSemantics:
         label_words = [tokens(kg.label(r)) for r in self.rel_ids]
         self.genus_forms = _head_genus(label_words)
         self.genera = frozenset().union(*self.genus_forms)
+        # the word forms of the head nouns of the KB's classes ("band", "record *label*")
+        self.class_forms = frozenset().union(*(
+            word_forms(head[0]) for rel in self.class_relations
+            for cls in kg.index.reach.get(2 * self.code[rel], ())
+            if (head := tokens(kg.label(cls))[-1:])))  # fmt: skip
         self.kind_forms = self._kind_forms(label_words)
         self.kind_heads = self._kind_forms(label_words, heads_only=True)
         # per relation: its label's words, and the marked senses they carry ("*former* club")
