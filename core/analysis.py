@@ -1639,6 +1639,15 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
         # a class of the KB that no label names ("which *bands* …", each an `instance of`
         # band): explained where the walk arrives at nodes of that class (`kind_after`)
         qa.kind_focus = (focus, float(qa.best[focus]), word_forms(qa.words[rows[focus]]))
+    if focus is not None and focus not in whole and qa.kind_focus is None \
+            and is_agent_noun(qa.words[rows[focus]]):
+        # ... and an agent noun that names a class, itself or by its dictionary genus
+        # ("*researchers*": "a *scientist* who …", each an `instance of` scientist)
+        word = qa.words[rows[focus]]
+        forms = word_forms(word).union(*(word_forms(g) for g in lexnet.genus_words(singular(word))
+                                         if g not in ARTICLES))  # fmt: skip
+        if forms & sem.class_forms:
+            qa.kind_focus = (focus, float(qa.best[focus]), frozenset(forms & sem.class_forms))
     for row, i in enumerate(rows):  # ... and another noun so: "X's *record* label"
         if row != focus and row not in whole and i > 0 and words_before_a_noun(qa.words[i - 1]):
             other = _verb_named(lexicon, qa.words[i], lexical[row], sem)

@@ -4403,3 +4403,18 @@ def test_a_class_no_label_names_is_asked_for_by_what_the_walk_reaches(tmp_path: 
     assert evidence_path(trace).startswith("doctoral advisor → educated at")
     qa = analyse(question, Engine(Workspace(tmp_path / "home")).kg("science"))
     assert qa.kind_focus is not None and "universiti" in qa.kind_focus[2]
+
+
+def test_an_agent_noun_asked_about_names_a_class_itself_or_by_its_genus(tmp_path: Path) -> None:
+    """ "which *scientists* head laboratories belonging to T" (science tuning question): an
+    agent noun that is a class of the KB is a kind noun too — the walk to the labs' directors,
+    each an `instance of` scientist (before: the college's alumni). "*researchers*" names
+    that class by its dictionary genus ("a scientist who devotes himself to doing research")."""
+    from tests.test_lexnet import ask_dev_kb
+
+    question = "Which scientists head laboratories belonging to Royal Vessingham College?"
+    trace = ask_dev_kb(tmp_path, "science", question)
+    assert evidence_path(trace).startswith("part of → director")
+    kg = Engine(Workspace(tmp_path / "home")).kg("science")
+    qa = analyse("which researchers lead projects funded by the Ostrova Foundation", kg)
+    assert qa.kind_focus is not None and "scientist" in qa.kind_focus[2]
