@@ -287,3 +287,27 @@ def test_the_noun_counted_is_no_part_left_to_apply(metaqa_engine, question: str)
     comes before the noun ("how many", "count the", "the number of"): the count is VERIFIED."""
     trace = metaqa_engine.ask(question, kb="metaqa")
     assert trace.answer_labels == ["25"] and trace.support.status == "verified"
+
+
+def test_a_hop_no_word_names_bridges_to_all_of_what_the_next_hop_needs(tmp_path: Path) -> None:
+    """ "who was born in Peru": people are born in cities, so a hop no word names must lead
+    from the country to them — `located in` backwards reaches every city of Peru, `capital`
+    only one, a third of the birthplaces (it had answered those born in Lima alone)."""
+    rows = [("Ann Lee", "place of birth", "Oslo"), ("Bo Ray", "place of birth", "Bergen"),
+            ("Cy Moss", "place of birth", "Bergen"), ("Di Park", "place of birth", "Lima"),
+            ("Ed Fox", "place of birth", "Cusco"), ("Fay Hill", "place of birth", "Lima"),
+            ("Gil Roy", "place of birth", "Trondheim"), ("Hal Tan", "place of birth", "Arequipa"),
+            ("Ann Lee", "profession", "engineer"), ("Bo Ray", "profession", "engineer"),
+            ("Cy Moss", "profession", "teacher"), ("Di Park", "profession", "engineer"),
+            ("Ed Fox", "profession", "engineer"), ("Fay Hill", "profession", "teacher"),
+            ("Gil Roy", "profession", "teacher"), ("Hal Tan", "profession", "engineer"),
+            ("Oslo", "located in", "Norway"), ("Bergen", "located in", "Norway"),
+            ("Trondheim", "located in", "Norway"), ("Lima", "located in", "Peru"),
+            ("Cusco", "located in", "Peru"), ("Arequipa", "located in", "Peru"),
+            ("Norway", "capital", "Oslo"), ("Peru", "capital", "Lima")]  # fmt: skip
+    kb = tmp_path / "people.tsv"
+    kb.write_text("".join(f"{s}\t{r}\t{o}\n" for s, r, o in rows), encoding="utf-8")
+    engine = Engine(Workspace(tmp_path / "home"))
+    engine.workspace.import_file(kb, name="people")
+    trace = engine.ask("who was born in Peru", kb="people")
+    assert sorted(trace.answer_labels) == ["Di Park", "Ed Fox", "Fay Hill", "Hal Tan"]

@@ -22,6 +22,7 @@ import numpy as np
 from core.agents.plan_ranker import PlanRanker
 from core.analysis import (
     HOP_EXPLAINED,
+    NAMED_WEAK,
     REACH_WEIGHT,
     TAU_SOFT,
     EntityMention,
@@ -64,6 +65,7 @@ PROMISING = 60  # paths per topic entity that get the full features (see _promis
 PROMISING_HOP = 0.05
 PROMISING_SHAPE = 0.5  # ... and a walk back where a cue asks for others
 PREFIXED = 10  # the best paths whose prefixes are scored in full as well
+BRIDGE_SHARE = 0.5  # see Planner._inclusive_bridges
 ANCHOR_MARGIN = 1.0  # plan only from names linked within this of the best
 MAX_REREAD = 2  # constraints read by their next relation too (see Planner._constraints)
 MARK_REACH = 4  # tokens between a marked modifier ("former") and the name it belongs to
@@ -543,6 +545,7 @@ class Planner:
             rel = rel_ids[code >> 1]
             extend([code], 0 if rel in named else 1)
 
+        paths = self._inclusive_bridges(paths, named, start_roles, near)
         plans = []
         for path in self._promising(qa, mention, anchor, paths):
             hops = [(rel_ids[c >> 1], "out" if c % 2 == 0 else "in") for c in path]
@@ -558,6 +561,30 @@ class Planner:
                                   list(filters), [list(o) for o in others],
                                   exclude_topic=walked_back))  # fmt: skip
         return plans
+
+    def _inclusive_bridges(self, paths: list[list[int]], named: set[str], start_roles,
+                           near: np.ndarray) -> list[list[int]]:  # fmt: skip
+        """Drop paths whose hop no word names (not even weakly: `near`, each role's best
+        word, under NAMED_WEAK) leads on to a named hop over only a slice of where that hop
+        can start: "which mathematician was born in Canada" is born anywhere in Canada
+        (`located in`, whose arrivals hold most places of birth), not in its `capital`. A
+        bridge is kept when it reaches at least BRIDGE_SHARE of the starts of the next hop
+        that the best bridge from the same place reaches."""
+        rel_ids, follow = self.kg.index.rel_ids, self.kg.index.follow
+        kept = []
+        for path in paths:
+            ok = True
+            for j in range(len(path) - 1):
+                if rel_ids[path[j + 1] >> 1] not in named or near[path[j]] >= NAMED_WEAK:
+                    continue
+                options = start_roles if j == 0 else follow.get(path[j - 1], {})
+                best = max((self.sem.bridge_share(a, path[j + 1]) for a in options), default=0.0)
+                if self.sem.bridge_share(path[j], path[j + 1]) < BRIDGE_SHARE * best:
+                    ok = False
+                    break
+            if ok:
+                kept.append(path)
+        return kept
 
     def _promising(self, qa: QuestionAnalysis, mention: EntityMention, anchor: str,
                    paths: list[list[int]]) -> list[list[int]]:  # fmt: skip

@@ -107,6 +107,7 @@ class RelationSemantics:
         self.reach_vecs = self._reach_vectors()
         self._after: dict[tuple[int, int], np.ndarray] = {}
         self._kind_after: dict[tuple[int, int], frozenset[str]] = {}
+        self._bridges: dict[tuple[int, int], float] = {}
         self.scales: dict[bytes, tuple[float, float]] = {}  # see `_reach_scale`
         self._from: dict[tuple[str, int], np.ndarray] = {}
         self._values: tuple[list[str], np.ndarray] | None = None
@@ -453,6 +454,18 @@ class RelationSemantics:
             forms |= self._class_forms(nodes)
             self._kind_after[key] = forms
         return forms
+
+    def bridge_share(self, code: int, nxt: int) -> float:
+        """The share of the nodes that role `nxt` can start from (those holding it) that role
+        `code` reaches: how much of where the next hop goes a bridge to it covers (memoised)."""
+        key = (code, nxt)
+        share = self._bridges.get(key)
+        if share is None:
+            holders = self.kg.index.reach.get(nxt ^ 1, ())
+            reached = set(self.kg.index.reach.get(code, ()))
+            share = sum(n in reached for n in holders) / len(holders) if holders else 0.0
+            self._bridges[key] = share
+        return share
 
     def _nodes_after(self, prev: int, code: int) -> list[str]:
         """A sample of the nodes role `code` reaches from those role `prev` reached."""
