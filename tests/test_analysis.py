@@ -4418,3 +4418,18 @@ def test_an_agent_noun_asked_about_names_a_class_itself_or_by_its_genus(tmp_path
     kg = Engine(Workspace(tmp_path / "home")).kg("science")
     qa = analyse("which researchers lead projects funded by the Ostrova Foundation", kg)
     assert qa.kind_focus is not None and "scientist" in qa.kind_focus[2]
+
+
+def test_a_verb_said_with_its_own_agent_noun_names_what_the_noun_names(tmp_path: Path) -> None:
+    """ "who *supervised* X's *supervisor*" (science tuning question): "supervisor" is the
+    KB's `doctoral advisor` (0.53), while "supervised" alone reads `director` (WordNet's
+    "supervise" is "direct"); said together, the verb is the noun's doer — two advisor
+    hops, not the advisor alone."""
+    from tests.test_lexnet import ask_dev_kb
+
+    question = "who supervised Lauren Hendricks' supervisor"
+    trace = ask_dev_kb(tmp_path, "science", question)
+    assert evidence_path(trace) == "doctoral advisor → doctoral advisor"
+    qa = analyse(question, Engine(Workspace(tmp_path / "home")).kg("science"))
+    verb, noun = (qa.word_tokens.index(qa.words.index(w)) for w in ("supervised", "supervisor"))
+    assert (qa.scores[verb] == qa.scores[noun]).all()
