@@ -545,9 +545,10 @@ class Planner:
             rel = rel_ids[code >> 1]
             extend([code], 0 if rel in named else 1)
 
-        paths = self._inclusive_bridges(paths, named, start_roles, near)
         plans = []
-        for path in self._promising(qa, mention, anchor, paths):
+        # (narrow bridges leave the paths kept for scoring, no others take their places)
+        for path in self._inclusive_bridges(self._promising(qa, mention, anchor, paths), named,
+                                            start_roles, near):  # fmt: skip
             hops = [(rel_ids[c >> 1], "out" if c % 2 == 0 else "in") for c in path]
             # out and straight back over one relation (or its stored inverse): the topic is
             # trivially reached again, so the question means other things ("films that share
