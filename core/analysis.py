@@ -1636,19 +1636,16 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
             and word_forms(qa.words[rows[focus]]) & sem.genera:
         qa.genus_focus = (focus, word_forms(qa.words[rows[focus]]))
     elif focus is not None and focus not in whole and not _relational(qa.words, rows[focus]) \
-            and word_forms(qa.words[rows[focus]]) & sem.class_forms:
+            and _class_named(qa.words[rows[focus]], sem, by_genus=False):
         # a class of the KB that no label names ("which *bands* …", each an `instance of`
         # band): explained where the walk arrives at nodes of that class (`kind_after`)
         qa.kind_focus = (focus, float(qa.best[focus]), word_forms(qa.words[rows[focus]]))
     if focus is not None and focus not in whole and qa.kind_focus is None \
-            and is_agent_noun(qa.words[rows[focus]]):
+            and is_agent_noun(qa.words[rows[focus]]) \
+            and (named := _class_named(qa.words[rows[focus]], sem, by_genus=True)):
         # ... and an agent noun that names a class, itself or by its dictionary genus
         # ("*researchers*": "a *scientist* who …", each an `instance of` scientist)
-        word = qa.words[rows[focus]]
-        forms = word_forms(word).union(*(word_forms(g) for g in lexnet.genus_words(singular(word))
-                                         if g not in ARTICLES))  # fmt: skip
-        if forms & sem.class_forms:
-            qa.kind_focus = (focus, float(qa.best[focus]), frozenset(forms & sem.class_forms))
+        qa.kind_focus = (focus, float(qa.best[focus]), named)
     for row, i in enumerate(rows):  # ... and another noun so: "X's *record* label"
         if row != focus and row not in whole and i > 0 and words_before_a_noun(qa.words[i - 1]):
             other = _verb_named(lexicon, qa.words[i], lexical[row], sem)
@@ -2316,6 +2313,17 @@ def _subject_focus(by_role: np.ndarray, row: int, lexical: np.ndarray, kg: Knowl
                 by_role[row, code] = max(by_role[row, code], score)
                 marked.add(code)
     return frozenset(marked)
+
+
+def _class_named(word: str, sem: RelationSemantics, by_genus: bool) -> frozenset[str]:
+    """The word forms by which a noun names classes of the KB (`RelationSemantics.
+    class_forms`): its own, and `by_genus` those of its dictionary genus ("researcher": "a
+    *scientist* who …"). Empty where it names none."""
+    forms = word_forms(word)
+    if by_genus:
+        forms = forms.union(*(word_forms(g) for g in lexnet.genus_words(singular(word))
+                              if g not in ARTICLES))  # fmt: skip
+    return frozenset(forms & sem.class_forms)
 
 
 def _read_as_its_agent(qa: QuestionAnalysis, rows: list[int], scores: np.ndarray) -> None:
