@@ -14,6 +14,7 @@ from core.engine import Engine
 from core.kg.store import KnowledgeGraph
 from core.trace import Trace
 from core.workspace import Workspace
+from tests.test_analysis import _imported
 
 METAQA_WORDS = {"movie", "film", "directed", "starred", "genre", "actor", "writer", "imdb"}
 
@@ -152,10 +153,7 @@ def test_a_walk_back_that_ends_the_path_answers_the_topics_peers(tmp_path: Path)
             ("Ann Vale", "born in", "Oslo"), ("Cy Moss", "born in", "Oslo"),
             ("Bo Lund", "born in", "Bergen"), ("The Reds", "formed in", "Oslo"),
             ("The Blues", "formed in", "Bergen")]  # fmt: skip
-    kb = tmp_path / "bands.tsv"
-    kb.write_text("".join(f"{s}\t{r}\t{o}\n" for s, r, o in rows), encoding="utf-8")
-    engine = Engine(Workspace(tmp_path / "home"))
-    engine.workspace.import_file(kb, name="bands")
+    engine = _imported(tmp_path, "bands", rows)
     trace = engine.ask("who is in Ann Vale's group", kb="bands")
     assert trace.answer_labels == ["Bo Lund", "Ann Vale"]
 
@@ -305,9 +303,6 @@ def test_a_hop_no_word_names_bridges_to_all_of_what_the_next_hop_needs(tmp_path:
             ("Trondheim", "located in", "Norway"), ("Lima", "located in", "Peru"),
             ("Cusco", "located in", "Peru"), ("Arequipa", "located in", "Peru"),
             ("Norway", "capital", "Oslo"), ("Peru", "capital", "Lima")]  # fmt: skip
-    kb = tmp_path / "people.tsv"
-    kb.write_text("".join(f"{s}\t{r}\t{o}\n" for s, r, o in rows), encoding="utf-8")
-    engine = Engine(Workspace(tmp_path / "home"))
-    engine.workspace.import_file(kb, name="people")
+    engine = _imported(tmp_path, "people", rows)
     trace = engine.ask("who was born in Peru", kb="people")
     assert sorted(trace.answer_labels) == ["Di Park", "Ed Fox", "Fay Hill", "Hal Tan"]
