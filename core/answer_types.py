@@ -21,6 +21,7 @@ from core.analysis import (
     compound_noun,
     head_noun,
     label_doer,
+    literal_kinds,
     role_codes,
     said_of_a_name,
 )
@@ -389,10 +390,8 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
     code = sem.code[rel_id] * 2 + (0 if direction == "out" else 1)
     kind = sem.kinds[code >> 1] if direction == "out" else "entity"
     wh = qa.answer.wh
-    if wh == "time":
-        return 1.0 if kind == "year" else -1.0
-    if wh == "number":
-        return 1.0 if kind in ("number", "year") else -1.0
+    if wh in ("time", "number"):
+        return 1.0 if kind in literal_kinds(qa) else -1.0
     if kind in ("year", "number") and wh in ("person", "place"):
         return -1.0
     if wh in ("person", "place", "choice"):

@@ -32,6 +32,7 @@ from core.analysis import (
     QuestionAnalysis,
     complement_names,
     do_question,
+    literal_kinds,
     role_codes,
     verb_form,
     whole_names,
@@ -99,7 +100,6 @@ class PathFits:
         )
 
 
-LITERAL_ANSWERS = {"time": ("year",), "number": ("number", "year")}  # what such answers are
 ECHO_KIND_LEAD = 0.15  # see explain_paths: a walk back that reaches the kind asked for
 ECHO_KIND_SLACK = 0.05  # ... within this of the kind the noun asked about reads most like
 
@@ -177,7 +177,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
                                                     qa.kind_focus[1])  # fmt: skip
     # paths whose last hop ends on the literal kind a "when" / "how many" question asks for
     ends = (paths >= 0).sum(axis=1) - 1
-    literal = LITERAL_ANSWERS.get(qa.answer.wh)
+    literal = literal_kinds(qa)
     on_literal = (np.isin(arrival_kinds(sem, paths[np.arange(n), np.maximum(ends, 0)]), literal)
                   & (ends >= 0)) if literal else np.zeros(n, bool)  # fmt: skip
     verbs = _time_verbs(qa, rows, used[0].end) if qa.answer.wh == "time" and used else []

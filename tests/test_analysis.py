@@ -18,6 +18,7 @@ from core.analysis import (
     _asks_for_peers,
     analyse,
     lexicon_for,
+    literal_kinds,
     relation_word,
     undislocate,
     unfold_in_laws,
@@ -4433,3 +4434,17 @@ def test_a_verb_said_with_its_own_agent_noun_names_what_the_noun_names(tmp_path:
     qa = analyse(question, Engine(Workspace(tmp_path / "home")).kg("science"))
     verb, noun = (qa.word_tokens.index(qa.words.index(w)) for w in ("supervised", "supervisor"))
     assert (qa.scores[verb] == qa.scores[noun]).all()
+
+
+def test_how_many_years_asks_for_a_length_of_time_not_a_date(tmp_path: Path) -> None:
+    """ "how many *years* has X been alive": a number of years (X's age), not a year the walk
+    reaches (his club's founding year) — a year answers "when", not "how many years"."""
+    rows = [("Ann Lee", "plays for club", "Lyon FC"), ("Bo Ray", "plays for club", "Nice FC"),
+            ("Ann Lee", "age", "29"), ("Bo Ray", "age", "31"),
+            ("Lyon FC", "founded year", "1950"), ("Nice FC", "founded year", "1904"),
+            ("Lyon FC", "captain", "Ann Lee"), ("Nice FC", "captain", "Bo Ray")]  # fmt: skip
+    engine = _imported(tmp_path, "ages", rows)
+    kg = engine.kg("ages")
+    assert literal_kinds(analyse("how many years has Ann Lee been alive", kg)) == ("number",)
+    assert literal_kinds(analyse("how many clubs has Ann Lee played for", kg)) == ("number", "year")
+    assert engine.ask("how many years has Ann Lee been alive", kb="ages").answer_labels == ["29"]

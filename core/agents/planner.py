@@ -29,6 +29,7 @@ from core.analysis import (
     QuestionAnalysis,
     asks_count,
     counted_noun,
+    literal_kinds,
     passive_of_focus,
     role_codes,
     said_senses,
@@ -45,7 +46,6 @@ from core.constraints import Comparison
 from core.kg.semantics import RelationSemantics, semantics_for
 from core.kg.store import KnowledgeGraph
 from core.path_fit import (
-    LITERAL_ANSWERS,
     anchor_kind,
     arrival_kinds,
     asked_kind,
@@ -453,7 +453,7 @@ class Planner:
                      & ~np.isin(tokens, sorted(chain_tokens(qa, mention)))]
 
         branches: dict[int, tuple[list[int], set[int]]] = {}
-        literal = LITERAL_ANSWERS.get(qa.answer.wh)
+        literal = literal_kinds(qa)
         fits: dict[int, bool] = {}
         # how much the noun asked about reads like what each role reaches ("which *projects*")
         kind_reach, kind_least, _ = asked_kind(qa, np.arange(2 * len(rel_ids))[None, :],
@@ -613,7 +613,7 @@ class Planner:
         lengths = (codes >= 0).sum(axis=1)
         bound = need @ explained - PROMISING_HOP * lengths
         last = codes[np.arange(len(paths)), lengths - 1]
-        literal = LITERAL_ANSWERS.get(qa.answer.wh)
+        literal = literal_kinds(qa)
         if literal:  # "*when* was X founded": a path ending on a year, whatever its words
             bound += np.isin(arrival_kinds(self.sem, last), literal)
         elif qa.answer.wh in BOUND_KINDS:  # "*where* is the firm behind X based": on a place
