@@ -2345,9 +2345,10 @@ def _read_as_its_agent(qa: QuestionAnalysis, rows: list[int], scores: np.ndarray
     """A verb said with the agent noun of its own stem ("who *supervised* X's *supervisor*")
     names what that noun names: the noun is the KB's word for the doer of the verb
     (`doctoral advisor`, 0.53), which the verb alone reads otherwise (`director`, by the
-    dictionary's "supervise": "direct"). In place: the verb's row takes the noun's."""
+    dictionary's "supervise": "direct"). In place: the verb's row takes the noun's. (Not the
+    noun asked about, whose row says what the answer is, not which relation leads there.)"""
     for a, i in enumerate(rows):
-        if not is_agent_noun(qa.words[i]):
+        if a == qa.focus_row or not is_agent_noun(qa.words[i]):
             continue
         stems = word_forms(qa.words[i])
         for b, j in enumerate(rows):

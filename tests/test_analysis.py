@@ -4448,3 +4448,16 @@ def test_how_many_years_asks_for_a_length_of_time_not_a_date(tmp_path: Path) -> 
     assert literal_kinds(analyse("how many years has Ann Lee been alive", kg)) == ("number",)
     assert literal_kinds(analyse("how many clubs has Ann Lee played for", kg)) == ("number", "year")
     assert engine.ask("how many years has Ann Lee been alive", kb="ages").answer_labels == ["29"]
+
+
+def test_a_verb_keeps_its_reading_beside_the_agent_noun_asked_about(tmp_path: Path) -> None:
+    """ "which *workers* worked at A": the noun asked about says what the answers are (its
+    relation readings are set aside), so the verb of its stem keeps its own reading rather
+    than taking the noun's (item 200 reads a verb as its agent noun elsewhere)."""
+    rows = [("Ann Lee", "employer", "Acme Works"), ("Bo Ray", "employer", "Bolt Forge"),
+            ("Ann Lee", "profession", "welder"), ("Bo Ray", "profession", "clerk"),
+            ("Acme Works", "located in", "Lyon"), ("Bolt Forge", "located in", "Nice")]
+    engine = _imported(tmp_path, "staff", rows)
+    qa = analyse("which workers worked at Acme Works", engine.kg("staff"))
+    verb = qa.word_tokens.index(qa.words.index("worked"))
+    assert qa.scores[verb].max() > 0
