@@ -1158,6 +1158,9 @@ def asks_count(qa: QuestionAnalysis) -> bool:
     return qa.answer.wh == "number" and k is not None and qa.words[k] in COUNT_WORDS
 
 
+TIME_UNITS = frozenset("years months weeks days hours minutes decades centuries".split())
+
+
 def literal_kinds(qa: QuestionAnalysis) -> tuple[str, ...]:
     """The literal kinds of value that answer the question ("year" for "when"; a number or a
     year for "how many"), empty for any other. "How many *years* …" asks for a length of
@@ -1168,9 +1171,6 @@ def literal_kinds(qa: QuestionAnalysis) -> tuple[str, ...]:
         return ()
     k = counted_noun(qa)
     return ("number",) if k is not None and qa.words[k] in TIME_UNITS else ("number", "year")
-
-
-TIME_UNITS = frozenset("years months weeks days hours minutes decades centuries".split())
 
 
 def counted_noun(qa: QuestionAnalysis) -> int | None:

@@ -122,9 +122,8 @@ class RelationSemantics:
         self.genera = frozenset().union(*self.genus_forms)
         # the word forms of the head nouns of the KB's classes ("band", "record *label*")
         self.class_forms = frozenset().union(*(
-            word_forms(head[0]) for rel in self.class_relations
-            for cls in kg.index.reach.get(2 * self.code[rel], ())
-            if (head := tokens(kg.label(cls))[-1:])))  # fmt: skip
+            self._class_head_forms(cls) for rel in self.class_relations
+            for cls in kg.index.reach.get(2 * self.code[rel], ())))  # fmt: skip
         self.kind_forms = self._kind_forms(label_words)
         self.kind_heads = self._kind_forms(label_words, heads_only=True)
         # per relation: its label's words, and the marked senses they carry ("*former* club")
@@ -317,7 +316,12 @@ class RelationSemantics:
             out.append(frozenset(forms))
         return out
 
-    def _class_forms(self, nodes) -> frozenset[str]:
+    def _class_head_forms(self, cls: str) -> frozenset[str]:
+        """The word forms of a class's head noun ("record *label*": label, labels …)."""
+        head = tokens(self.kg.label(cls))[-1:]
+        return word_forms(head[0]) if head else frozenset()
+
+    def _held_class_forms(self, nodes) -> frozenset[str]:
         """The word forms of the head nouns of the classes most of the nodes have, by a class
         relation ("instance of" *city*, *record label*) or their stored types: what the KB
         itself says they are, where no relation's name says it."""
@@ -332,12 +336,8 @@ class RelationSemantics:
         for node in nodes:
             for cls in set(self.kg.index.classes.get(node, ())):
                 counts[cls] = counts.get(cls, 0) + 1
-        forms: set[str] = set()
-        for cls, c in counts.items():
-            head = tokens(self.kg.label(cls))[-1:]
-            if head and c >= KIND_SHARE * len(nodes):
-                forms |= word_forms(head[0])
-        return frozenset(forms)
+        return frozenset().union(*(self._class_head_forms(cls) for cls, c in counts.items()
+                                   if c >= KIND_SHARE * len(nodes)))  # fmt: skip
 
     # -- what relations reach --------------------------------------------------------------
     def _reach_vectors(self) -> np.ndarray:
@@ -451,7 +451,7 @@ class RelationSemantics:
             forms = frozenset().union(*(self.head_forms[r] | self.genus_forms[r]
                                         for r, c in counts.items()
                                         if c >= KIND_SHARE * len(nodes)))  # fmt: skip
-            forms |= self._class_forms(nodes)
+            forms |= self._held_class_forms(nodes)
             self._kind_after[key] = forms
         return forms
 
