@@ -104,9 +104,12 @@ UNMARKED = FEATURES.index("unmarked_modifiers")
 SUPPORT = FEATURES.index("min_support")
 UNEXPLAINED = FEATURES.index("unexplained_hops")
 HOPS = FEATURES.index("hops")
+VALUES = FEATURES.index("value_answer")
+TYPES = [FEATURES.index(f"type_{kind}") for kind in ANSWER_KINDS]
 RERANK = 40  # plans ranked after the contextual encoder (as many as the fit sees)
 COVERAGE_MARGIN = 0.25  # see Planner.plans: the rule on unexplained phrases
 CONTEXT_MARGIN, CONTEXT_LEAD = 1.0, 0.1  # see _read_by_context
+LEAP_MARGIN, LEAP_COVERAGE, LEAP_SUPPORT = 3.0, 0.4, 0.1  # see _explains_far_more
 CONTEXT_COVERAGE = 0.05  # ... and how much more a plan with a hop no word names must explain
 UNSAID_CONTEXT = 0.2  # the encoder's reading of a path over an unsaid-qualifier relation
 # When the first stage's best plan leads the next by this much, the second stage (contextual
@@ -304,6 +307,7 @@ class Planner:
             order = _read_by_context(order, scores, x[best], says_now(qa.words),
                                      self._of_asked_kind(qa, [candidates[i] for i in best]),
                                      qa.asks_for_others)
+            order = _explains_far_more(order, scores, x[best])
         ranked = []
         for j in self._distinct([candidates[i] for i in best], order, limit):
             plan = candidates[best[j]]
@@ -1230,6 +1234,29 @@ def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
         return order
     best = max(close, key=lambda i: x[i, CONTEXT])
     return np.array([best, *(i for i in order.tolist() if i != best)])
+
+
+def _explains_far_more(order: np.ndarray, scores: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """A plan within LEAP_MARGIN of the leader that explains far more of the question
+    (LEAP_COVERAGE) and that the contextual encoder also reads better (CONTEXT_LEAD) goes
+    first: two signals that do not share the static word vectors agree that the leader
+    leaves a phrase unsaid ("which companies are run by people who went to *university* in
+    Y" is not the companies based in Y). Not one whose hops words name less well, or whose
+    answers fit the kind asked for less (each by LEAP_SUPPORT): explaining more by a hop no
+    word names, or arriving at the wrong kind, is no reading of the phrase; nor is arriving at
+    bare values more than the leader does ("which *movies* are about Y": genres sound like
+    what "movies" are about)."""
+    lead = order[0]
+    fit = x[:, TYPES].sum(axis=1)
+    far = [i for i in order.tolist()[1:] if scores[i] >= scores[lead] - LEAP_MARGIN
+           and x[i, COVERAGE] >= x[lead, COVERAGE] + LEAP_COVERAGE
+           and x[i, CONTEXT] >= x[lead, CONTEXT] + CONTEXT_LEAD
+           and x[i, SUPPORT] >= x[lead, SUPPORT] - LEAP_SUPPORT
+           and fit[i] >= fit[lead] - LEAP_SUPPORT
+           and x[i, VALUES] <= x[lead, VALUES]]  # fmt: skip
+    if not far:
+        return order
+    return np.array([far[0], *(i for i in order.tolist() if i != far[0])])
 
 
 def coverage_ceiling(plans: list[Plan], qa: QuestionAnalysis) -> float:
