@@ -67,7 +67,9 @@ def order_ranks(qa: QuestionAnalysis, topic: EntityMention) -> np.ndarray:
         rank[part.start : part.stop] = order
     order = float(len(parts))
     chain_end = parts[-1].stop if parts else topic.end
-    relative = any(w in RELATIVE_PRONOUNS for w in words[max(0, topic.start - 2) : topic.start])
+    # (not the question's own wh-word: "*who* are X's son's mum and dad" has no clause)
+    relative = any(words[k] in RELATIVE_PRONOUNS and 0 < k != qa.answer.focus
+                   for k in range(max(0, topic.start - 2), topic.start))  # fmt: skip
     before = order + 1
     for k in range(topic.start - 1, -1, -1):
         if words[k] and words[k] not in STOPWORDS and words[k] != "'s":

@@ -4461,3 +4461,11 @@ def test_a_verb_keeps_its_reading_beside_the_agent_noun_asked_about(tmp_path: Pa
     qa = analyse("which workers worked at Acme Works", engine.kg("staff"))
     verb = qa.word_tokens.index(qa.words.index("worked"))
     assert qa.scores[verb].max() > 0
+
+
+def test_the_question_word_before_a_possessive_chain_opens_no_relative_clause(family) -> None:
+    """ "*who* are X's son's mum and dad": "who" is the question's own word, not a relative
+    pronoun before the topic ("the films *that* X starred in"), so the words after the chain
+    are walked after it — the son first, then his parents (X among them), not X's parents'
+    children read backwards (`order_ranks`; the family dev KB's tuning question)."""
+    assert sorted(answers(family, "who are Ann Lee's son's mum and dad")) == ["Ann Lee", "Bob Lee"]
