@@ -326,3 +326,45 @@ def test_a_plan_that_explains_far_more_and_reads_better_goes_first(tmp_path: Pat
     # advisor (each guard alone keeps the advisees; the science KB's tuning question)
     trace = ask_dev_kb(tmp_path / "b", "science", "Who were Hanne Moen's doctoral students?")
     assert evidence_path(trace) == "doctoral advisor"
+
+
+def test_a_walk_that_stops_short_of_the_kind_asked_goes_on(tmp_path: Path) -> None:
+    """The music dev KB's tuning question: "which *acts* received P" — albums win prizes, so
+    the award's one hop answers albums, plainly no acts; the walk on to their performers
+    answers acts and explains more, so it goes first though the ranker scores it lower
+    (`_ends_on_the_kind_asked`)."""
+    from core.evaluate import evidence_path
+    from tests.test_lexnet import ask_dev_kb
+
+    trace = ask_dev_kb(tmp_path, "music", "which acts received the Silver Stylus Prize")
+    assert evidence_path(trace) == "award won → performer"
+
+
+def test_values_shared_by_chance_join_nothing(tmp_path: Path) -> None:
+    """A year is some other thing's year by chance: from a year the planner walks back only
+    over the relation that reached it ("the papers of the same year"), never on over another
+    ("X's birth year" as some paper's publication year); and from the things sharing it, on
+    only where the question asks for others ("same", "other")."""
+    from core.agents.planner import Planner
+    from core.analysis import analyse
+
+    rows = [("Ann Lee", "birth year", "1990"), ("Bob Ray", "birth year", "1985"),
+            ("On Rivers", "publication year", "1990"), ("On Lakes", "publication year", "2001"),
+            ("On Hills", "publication year", "1985"), ("On Rivers", "published in", "Geo"),
+            ("On Lakes", "published in", "Geo"), ("On Hills", "published in", "Terra"),
+            ("Ann Lee", "author of", "On Rivers"), ("Bob Ray", "author of", "On Lakes"),
+            ("Ann Lee", "author of", "On Hills")]  # fmt: skip
+    kg = _imported(tmp_path, "papers", rows).kg("papers")
+    planner = Planner(kg)
+
+    def walks(question: str) -> set[tuple[str, ...]]:
+        return {tuple(("^" if d == "in" else "") + kg.label(r) for r, d in plan.hops)
+                for plan in planner.plans(analyse(question, kg), limit=200)}  # fmt: skip
+
+    said = walks("who wrote the publications of On Hills")
+    assert not any(a.endswith("year") and b.endswith("year") and a.lstrip("^") != b.lstrip("^")
+                   for walk in said for a, b in zip(walk, walk[1:], strict=False))  # fmt: skip
+    assert not any(w[:2] == ("publication year", "^publication year") and len(w) > 2
+                   for w in walks("in which journal was On Hills published"))
+    assert ("publication year", "^publication year", "published in") in walks(
+        "which journals carried the other papers of the same year as On Hills")

@@ -77,6 +77,7 @@ NAMED_AT = 0.45  # a relation some question word matches this well counts as nam
 # weakly: core.path_fit.clear_choice)
 FOCUS_SAMPLE = 20  # answers of a constraint on the noun asked about read for their roles
 ASKED_FIT = 0.5  # a role arriving at the kind asked this well may be a last unnamed hop
+LITERAL_KINDS = ("number", "year")  # relations to values shared by chance, not by a tie
 BOUND_KINDS = ("place",)  # answer kinds the cheap bound of `_promising` reads besides literals
 MAX_SHARED = 2  # values shared with the topic tried as constraints (Planner._shared_values)
 WEIGHTS_FILE = Path(__file__).with_name("planner_weights.json")
@@ -110,6 +111,7 @@ RERANK = 40  # plans ranked after the contextual encoder (as many as the fit see
 COVERAGE_MARGIN = 0.25  # see Planner.plans: the rule on unexplained phrases
 CONTEXT_MARGIN, CONTEXT_LEAD = 1.0, 0.1  # see _read_by_context
 LEAP_MARGIN, LEAP_COVERAGE, LEAP_SUPPORT = 3.0, 0.4, 0.1  # see _explains_far_more
+KIND_FIT, KIND_COVERAGE, KIND_MARGIN = 0.9, 0.1, 5.0  # see _ends_on_the_kind_asked
 CONTEXT_COVERAGE = 0.05  # ... and how much more a plan with a hop no word names must explain
 UNSAID_CONTEXT = 0.2  # the encoder's reading of a path over an unsaid-qualifier relation
 # When the first stage's best plan leads the next by this much, the second stage (contextual
@@ -308,6 +310,7 @@ class Planner:
                                      self._of_asked_kind(qa, [candidates[i] for i in best]),
                                      qa.asks_for_others)
             order = _explains_far_more(order, scores, x[best])
+        order = _ends_on_the_kind_asked(order, scores, x[best], [candidates[i] for i in best])
         ranked = []
         for j in self._distinct([candidates[i] for i in best], order, limit):
             plan = candidates[best[j]]
@@ -532,10 +535,15 @@ class Planner:
                             and answer_fit(qa, self.kg, rel_ids[code >> 1], "out") >= ASKED_FIT:
                         paths.append([*path, code])
                     continue
-                if path[-1] % 2 == 0 and kinds[path[-1] >> 1] == "number" \
+                if path[-1] % 2 == 0 and kinds[path[-1] >> 1] in LITERAL_KINDS \
                         and code != path[-1] ^ 1:  # fmt: skip
-                    continue  # an age of 26 is some player's shirt number 26 by chance:
-                    # from a number only back over its own relation ("the same number as")
+                    continue  # an age of 26 is some player's shirt number 26 by chance, a
+                    # birth year some paper's publication year: from a number or a year only
+                    # back over its own relation ("the same number as", "the same year as")
+                if len(path) >= 2 and path[-2] % 2 == 0 and path[-1] == path[-2] ^ 1 \
+                        and kinds[path[-2] >> 1] in LITERAL_KINDS and not qa.asks_for_others:
+                    break  # ... and on from those that share it only where the question
+                    # asks for others ("the journals of the papers of the *same* year as X")
                 rel = rel_ids[code >> 1]
                 extra = 0 if rel in named or rel in on_path else 1
                 if unnamed + extra <= 1 and (extra == 0 or code in common):
@@ -1257,6 +1265,29 @@ def _explains_far_more(order: np.ndarray, scores: np.ndarray, x: np.ndarray) -> 
     if not far:
         return order
     return np.array([far[0], *(i for i in order.tolist() if i != far[0])])
+
+
+def _ends_on_the_kind_asked(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
+                            plans: list[Plan]) -> np.ndarray:
+    """Where the leader's answers are plainly not of the kind asked for (type fit at -KIND_FIT
+    or below: "which school did X's band's singer attend" answered by the singer), the first
+    ranked plan that walks on from it one hop to answers plainly of that kind (KIND_FIT or
+    above) and explains more of the question (KIND_COVERAGE) goes first, within KIND_MARGIN:
+    the type and the words agree that the walk stopped short. Not onto bare values more than
+    the leader reaches them (see `_explains_far_more`)."""
+    lead = order[0]
+    fit = x[:, TYPES].sum(axis=1)
+    if fit[lead] > -KIND_FIT:
+        return order
+    head = plans[lead]
+    on = [i for i in order.tolist()[1:] if scores[i] >= scores[lead] - KIND_MARGIN
+          and plans[i].anchor == head.anchor and len(plans[i].hops) == len(head.hops) + 1
+          and list(plans[i].hops[: len(head.hops)]) == list(head.hops)
+          and fit[i] >= KIND_FIT and x[i, COVERAGE] >= x[lead, COVERAGE] + KIND_COVERAGE
+          and x[i, VALUES] <= x[lead, VALUES]]  # fmt: skip
+    if not on:
+        return order
+    return np.array([on[0], *(i for i in order.tolist() if i != on[0])])
 
 
 def coverage_ceiling(plans: list[Plan], qa: QuestionAnalysis) -> float:
