@@ -184,6 +184,9 @@ class QuestionAnalysis:
     # ... and are of the topic's kind: "who *else* …", "the *other* graduates of …", "X's
     # *teammates*" (`_asks_for_peers`)
     asks_for_peers: bool = False
+    # "*whose papers* appeared in J": the noun the answers own (its token) — the walk passes
+    # things of its kind and goes one hop on, to their owners (core.path_fit)
+    owned: int | None = None
     # relation words: token index per row of the score matrices below
     word_tokens: list[int] = field(default_factory=list)
     scores: np.ndarray | None = None  # (words × relations) lexical or semantic match
@@ -885,6 +888,7 @@ def _analyse(question: str, text: str, kg: KnowledgeGraph) -> QuestionAnalysis:
     qa.asks_for_others = any(_other_cue(w) for i, w in enumerate(words) if i not in names) \
         or _accompanied(words, qa.answer.focus)
     qa.asks_for_peers = _asks_for_peers(words, qa.answer.focus, names)
+    qa.owned = _owned_noun(words, names | compared, modifiers)
     _score_words(qa, kg, names)
     return qa
 
@@ -1230,9 +1234,12 @@ def _asked_type(words: list[str], names: set[int], modifiers: frozenset | set
                 return AnswerType("", i, choices)  # "who does X play for": a team as often
             return AnswerType("person", i, choices)
         if w == "whose":
-            if _copula_after_noun(words, i):  # "*whose* mother is X": the noun names the
-                return AnswerType("", None, choices)  # relation, not the answer
-            return AnswerType("thing", _next_content(words, i, names, modifiers), choices)
+            k = _next_content(words, i, names, modifiers)
+            if _copula_after_noun(words, i) or _does_its_own_verb(words, k, names):
+                # "*whose* mother is X", "*whose* papers appeared in J": the answers own the
+                # noun — it names a relation walked to them, not the answer
+                return AnswerType("", None, choices)
+            return AnswerType("thing", k, choices)
         if w == "where":
             return AnswerType("place", i, choices)
         if w == "when":
@@ -1306,6 +1313,26 @@ def _copula_after_noun(words: list[str], i: int) -> bool:
             return False
         j += 1
     return j < len(words) and words[j] in COPULAS
+
+
+def _owned_noun(words: list[str], names: set[int], modifiers: frozenset | set) -> int | None:
+    """The noun after the question's own "whose" that does its own verb ("*whose papers*
+    appeared in J"): what the answers own, not the answer."""
+    for i, w in enumerate(words):
+        if w == "whose" and i not in names and not _relative(words, i, names):
+            k = _next_content(words, i, names, modifiers)
+            return k if _does_its_own_verb(words, k, names) else None
+    return None
+
+
+def _does_its_own_verb(words: list[str], k: int | None, names: set[int]) -> bool:
+    """Is the noun at k (after "whose") the subject of the verb right after it ("whose
+    *papers appeared* in J")? Then the answers own the noun. Not where an auxiliary follows
+    it ("whose films *have* X direct", machine-translated "which": the noun is the object)."""
+    j = None if k is None else k + 1
+    return j is not None and j < len(words) and j not in names and \
+        words[j] not in AUXILIARIES and words[j] not in STOPWORDS and \
+        (verb_form(words[j]) or bool(lexnet.senses(words[j], "v")))  # fmt: skip
 
 
 COPULAS = frozenset("is are was were".split())

@@ -161,6 +161,21 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         keep = (paths >> 1) == last_rel[:, None]  # the last hop (or the same relation again:
         keep &= paths >= 0  # "grandparents" may name parent twice)
         got_hops[focus_row] = np.where(keep, got_hops[focus_row], -np.inf)
+    owned_row = next((i for i, r in enumerate(rows) if qa.word_tokens[r] == qa.owned), None)
+    owner_hop = np.zeros(n, bool)
+    if owned_row is not None:
+        # "*whose papers* appeared in J": the walk ends on the papers' owners, so the last hop
+        # does not explain the noun — and a last hop on from things of its kind is named by
+        # "whose"
+        last = (paths >= 0).sum(axis=1) - 1
+        got_hops[owned_row, np.arange(n), last] = -np.inf
+        before = by_reach[owned_row, np.arange(n), np.maximum(last - 1, 0)]
+        final = paths[np.arange(n), last]
+        prev = paths[np.arange(n), np.maximum(last - 1, 0)]
+        # (to other things: not a value, a class, nor straight back whence the walk came)
+        other = (arrival_kinds(sem, final) == "entity") & ~sem.walks_back[prev, final] & \
+            ~np.isin(final >> 1, [sem.code[r] for r in sem.class_relations])  # fmt: skip
+        owner_hop = (last >= 1) & (before >= HOP_EXPLAINED) & other
     if focus_row is not None:
         # an agent noun is explained by what the answers do: "which *players* were born in
         # X" asks for people born in X who play for some club, not for their clubs
@@ -321,6 +336,9 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         support[:, 0] = np.maximum(support[:, 0], HOP_EXPLAINED)
     if literal:  # "*when* …", "how *many* …" names the last hop when it ends on a time/number
         hit = on_literal
+        support[cols[hit], ends[hit]] = np.maximum(support[cols[hit], ends[hit]], HOP_EXPLAINED)
+    if owner_hop.any():
+        hit = owner_hop
         support[cols[hit], ends[hit]] = np.maximum(support[cols[hit], ends[hit]], HOP_EXPLAINED)
     named = (support >= HOP_EXPLAINED) & (paths >= 0)
     unexplained = np.zeros(n, np.int64)

@@ -368,3 +368,25 @@ def test_values_shared_by_chance_join_nothing(tmp_path: Path) -> None:
                    for w in walks("in which journal was On Hills published"))
     assert ("publication year", "^publication year", "published in") in walks(
         "which journals carried the other papers of the same year as On Hills")
+
+
+def test_whose_asks_for_the_owners_of_the_noun_that_does_its_verb(tmp_path: Path) -> None:
+    """ "*Whose papers* appeared in Geo": the answers own the papers — the walk passes the
+    papers in Geo and goes one hop on to their authors (`QuestionAnalysis.owned`), though no
+    word names `author of`; not the papers themselves. "Whose films have X direct" (an
+    auxiliary after the noun: machine-translated "which") keeps the films as the answer."""
+    from core.analysis import analyse
+
+    rows = [("On Rivers", "published in", "Geo"), ("On Lakes", "published in", "Geo"),
+            ("On Hills", "published in", "Terra"), ("Ann Lee", "author of", "On Rivers"),
+            ("Bob Ray", "author of", "On Lakes"), ("Cy Moss", "author of", "On Hills"),
+            ("On Rivers", "publication year", "1990"), ("On Lakes", "publication year", "2001"),
+            ("On Hills", "publication year", "1985"), ("On Rivers", "instance of", "paper"),
+            ("On Lakes", "instance of", "paper"), ("On Hills", "instance of", "paper"),
+            ("Ann Lee", "instance of", "person"), ("Bob Ray", "instance of", "person"),
+            ("Cy Moss", "instance of", "person")]  # fmt: skip
+    engine = _imported(tmp_path, "papers", rows)
+    trace = engine.ask("Whose papers appeared in Geo?", kb="papers")
+    assert sorted(trace.answer_labels) == ["Ann Lee", "Bob Ray"]
+    kg = engine.kg("papers")
+    assert analyse("whose papers have Ann Lee write", kg).owned is None

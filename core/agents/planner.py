@@ -548,9 +548,11 @@ class Planner:
                 extra = 0 if rel in named or rel in on_path else 1
                 if unnamed + extra <= 1 and (extra == 0 or code in common):
                     extend([*path, code], unnamed + extra)
-                elif unnamed == 1 and extra == 1 and code in common and asked(code, path[-1]):
+                elif unnamed == 1 and extra == 1 and code in common and (
+                        qa.owned is not None or asked(code, path[-1])):
                     # a last hop onto the kind a where / when / how-many question asks
-                    # for, whatever its words ("where is X's band *based*": `formed in`)
+                    # for, whatever its words ("where is X's band *based*": `formed in`), or
+                    # to the owners "whose" asks for ("*whose* papers appeared in J")
                     paths.append([*path, code])
 
         for code in start_roles:
