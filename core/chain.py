@@ -221,7 +221,9 @@ def _focus_names_its_own(qa: QuestionAnalysis, needy: set[int], chain: set[int],
     reach (one part may name no hop of its own: "which *nation* hosts X's *head office*" is
     X's country, "which *illness* ended X's *life*" X's cause of death)."""
     focus = qa.answer.focus
-    if focus is None or focus not in needy or qa.lexical is None:
+    # (the noun asked about that is the chain's last part is that part's hop: "X's
+    # supervisor's *institution*")
+    if focus is None or focus not in needy or focus in chain or qa.lexical is None:
         return False
     rows = {t: r for r, t in enumerate(qa.word_tokens)}
     own = qa.lexical[rows[focus]]

@@ -4469,3 +4469,15 @@ def test_the_question_word_before_a_possessive_chain_opens_no_relative_clause(fa
     are walked after it — the son first, then his parents (X among them), not X's parents'
     children read backwards (`order_ranks`; the family dev KB's tuning question)."""
     assert sorted(answers(family, "who are Ann Lee's son's mum and dad")) == ["Ann Lee", "Bob Lee"]
+
+
+def test_the_noun_asked_about_that_ends_the_chain_is_no_hop_of_its_own(tmp_path: Path) -> None:
+    """The science dev KB's tuning question: in "X's supervisor's *institution*?" the noun
+    asked about is the chain's last part, so it is that part's hop — two in all, not a third
+    because its kind is not what the supervisor's relation reaches (`chain_length`; it had
+    walked to the supervisor's supervisor's employer)."""
+    from core.evaluate import evidence_path
+    from tests.test_lexnet import ask_dev_kb
+
+    trace = ask_dev_kb(tmp_path, "science", "Benoît Morel's supervisor's institution?")
+    assert evidence_path(trace) == "doctoral advisor → employer"
