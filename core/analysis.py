@@ -1502,8 +1502,12 @@ def _next_content(words: list[str], i: int, names: set[int], modifiers=frozenset
             break
     if start is None:
         return None
-    if owned:
-        return start
+    if owned:  # "which of X's club *teammates*": a plural after a noun heads the phrase
+        nxt = start + 1
+        return nxt if nxt < len(words) and nxt not in names and words[nxt].isalpha() \
+            and words[nxt] not in STOPWORDS | FRAME_WORDS | PREPOSITIONS \
+            and not verb_form(words[nxt]) and not is_plural(words[start]) \
+            and is_plural(words[nxt]) else start  # fmt: skip
     end = start
     while end in modifiers or not words[end]:
         if is_plural(words[end]):

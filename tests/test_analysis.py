@@ -4481,3 +4481,13 @@ def test_the_noun_asked_about_that_ends_the_chain_is_no_hop_of_its_own(tmp_path:
 
     trace = ask_dev_kb(tmp_path, "science", "Benoît Morel's supervisor's institution?")
     assert evidence_path(trace) == "doctoral advisor → employer"
+
+
+def test_a_plural_after_a_noun_heads_what_which_of_asks_for(family) -> None:
+    """ "which of X's *club teammates* …": the plural heads the noun phrase, so the teammates
+    are asked for, not a club (`_next_content`; the football dev KB's tuning question had
+    answered the national teammates' clubs)."""
+    qa = analyse("which of Dan Lee's work colleagues were born in Paris", family.kg("family"))
+    assert qa.words[qa.answer.focus] == "colleagues"
+    qa = analyse("which of Dan Lee's parents was born in Paris", family.kg("family"))
+    assert qa.words[qa.answer.focus] == "parents"
