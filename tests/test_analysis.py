@@ -3499,14 +3499,20 @@ def _classes_kb() -> list[tuple[str, str, str]]:
 
 
 def test_the_noun_asked_about_ranks_the_answers_of_its_class_first(tmp_path: Path) -> None:
-    """ "Which *companies* are in France": the walk back over `country` reaches firms, cities
-    and universities alike; the noun asked about reads like the class `business` of the
-    firms (the class relation every node has), so they rank first and tie alone at the top."""
+    """ "Which *companies* have France as their country": the walk back over `country`
+    reaches firms, cities and universities alike; the noun asked about reads like the class
+    `business` of the firms (the class relation every node has), so they rank first and tie
+    alone at the top. "Which companies are *in* France" walks on over the cities of France to
+    the firms headquartered there, which explains "companies" and reads better
+    (`_explains_far_more`): the firms alone."""
     engine = _imported(tmp_path, "classes", _classes_kb())
-    trace = engine.ask("which companies are in France", kb="classes")
+    trace = engine.ask("which companies have France as their country", kb="classes")
     top = [a.label for a in trace.answers if a.score == trace.answers[0].score]
     assert sorted(top) == ["Lyon Motors", "Nice Motors"]
     assert {a.label for a in trace.answers} >= {"Lyon", "University of Lyon"}  # ranked after
+    trace = engine.ask("which companies are in France", kb="classes")
+    assert sorted(a.label for a in trace.answers) == ["Lyon Motors", "Nice Motors"]
+    assert evidence_path(trace) == "country → headquarters location"
 
 
 def test_a_class_constraint_that_links_no_candidate_walks_on(tmp_path: Path) -> None:
@@ -4476,7 +4482,6 @@ def test_the_noun_asked_about_that_ends_the_chain_is_no_hop_of_its_own(tmp_path:
     asked about is the chain's last part, so it is that part's hop — two in all, not a third
     because its kind is not what the supervisor's relation reaches (`chain_length`; it had
     walked to the supervisor's supervisor's employer)."""
-    from core.evaluate import evidence_path
     from tests.test_lexnet import ask_dev_kb
 
     trace = ask_dev_kb(tmp_path, "science", "Benoît Morel's supervisor's institution?")
