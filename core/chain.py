@@ -171,9 +171,12 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         # "who is *in* X's league?": what is in it, a hop beyond the league — where the chain
         # ends the question and the noun asked about does not hold the preposition ("which
         # *movies in* X's filmography are …", "the oldest entry in X's work *as a writer*")
+        # — unless the chain's last part names nothing ("what's *in* X's *lineup*", "who is
+        # on X's club's *books*": the part and the preposition are one hop, X's contents)
         parts += bool(needy & (predicate | before) or verb & content) or (
             topic.start > 1 and words[topic.start - 1] in _LOCATIVES
             and topic.start - 2 != qa.answer.focus and not any(words[j:])
+            and _names_something(qa, last_words)
         )  # fmt: skip
     qa._cache[key] = parts
     return parts
@@ -209,6 +212,13 @@ def _verb_before(qa: QuestionAnalysis, part: set[int]) -> set[int]:
     return set()
 
 
+def _names_something(qa: QuestionAnalysis, tokens: set[int]) -> bool:
+    """Does a word among `tokens` name a relation at least PART_NAMES well (by its name)?"""
+    rows = [r for r, t in enumerate(qa.word_tokens) if t in tokens]
+    return qa.scores is not None and any(float(qa.scores[r].max()) >= PART_NAMES for r in rows)
+
+
+PART_NAMES = 0.3  # see _names_something
 _LOCATIVES = frozenset("in at from on within across among into up".split())
 
 

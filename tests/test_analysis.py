@@ -423,6 +423,11 @@ def test_two_words_for_one_relation_count_as_two_places(family) -> None:
         # X's league")
         ("who is in the country Ann Lee comes from", 2),
         ("list everyone in the country Ann Lee comes from", 2),
+        ("who is in Dan Lee's hometown", 2),
+        # ... but a last part that names nothing is what the preposition is in: one hop
+        # (X's contents; the football dev KB's "which footballers are on X's *books*")
+        ("who is on Dan Lee's books", 1),
+        ("what is in Dan Lee's portfolio", 1),
         # a noun that only ends like a gerund is a part all the same (core.lexnet)
         ("tell me the offspring of Dan Lee's wife", 2),
     ],
