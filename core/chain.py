@@ -212,13 +212,15 @@ def _verb_before(qa: QuestionAnalysis, part: set[int]) -> set[int]:
     return set()
 
 
+PART_NAMES = 0.3  # see _names_something
+
+
 def _names_something(qa: QuestionAnalysis, tokens: set[int]) -> bool:
     """Does a word among `tokens` name a relation at least PART_NAMES well (by its name)?"""
     rows = [r for r, t in enumerate(qa.word_tokens) if t in tokens]
     return qa.scores is not None and any(float(qa.scores[r].max()) >= PART_NAMES for r in rows)
 
 
-PART_NAMES = 0.3  # see _names_something
 _LOCATIVES = frozenset("in at from on within across among into up".split())
 
 

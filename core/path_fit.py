@@ -334,12 +334,10 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     word_at = np.asarray(qa.word_tokens)[rows][word_row]  # (n, K) token index
     if first_implied:
         support[:, 0] = np.maximum(support[:, 0], HOP_EXPLAINED)
-    if literal:  # "*when* …", "how *many* …" names the last hop when it ends on a time/number
-        hit = on_literal
-        support[cols[hit], ends[hit]] = np.maximum(support[cols[hit], ends[hit]], HOP_EXPLAINED)
-    if owner_hop.any():
-        hit = owner_hop
-        support[cols[hit], ends[hit]] = np.maximum(support[cols[hit], ends[hit]], HOP_EXPLAINED)
+    # "*when* …", "how *many* …" names the last hop when it ends on a time/number, "*whose*"
+    # the last hop on to the owners
+    hit = on_literal | owner_hop
+    support[cols[hit], ends[hit]] = np.maximum(support[cols[hit], ends[hit]], HOP_EXPLAINED)
     named = (support >= HOP_EXPLAINED) & (paths >= 0)
     unexplained = np.zeros(n, np.int64)
     shares = np.zeros(n, np.int64)

@@ -1243,7 +1243,17 @@ def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
     if not close:
         return order
     best = max(close, key=lambda i: x[i, CONTEXT])
-    return np.array([best, *(i for i in order.tolist() if i != best)])
+    return _to_front(order, best)
+
+
+def _to_front(order: np.ndarray, first: int) -> np.ndarray:
+    """The ranking with plan `first` moved to the top, the rest in order."""
+    return np.array([first, *(i for i in order.tolist() if i != first)])
+
+
+def _type_fit(x: np.ndarray) -> np.ndarray:
+    """Per plan: how well its answers fit the kind asked for (the type columns, one set)."""
+    return x[:, TYPES].sum(axis=1)
 
 
 def _explains_far_more(order: np.ndarray, scores: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -1257,7 +1267,7 @@ def _explains_far_more(order: np.ndarray, scores: np.ndarray, x: np.ndarray) -> 
     bare values more than the leader does ("which *movies* are about Y": genres sound like
     what "movies" are about)."""
     lead = order[0]
-    fit = x[:, TYPES].sum(axis=1)
+    fit = _type_fit(x)
     far = [i for i in order.tolist()[1:] if scores[i] >= scores[lead] - LEAP_MARGIN
            and x[i, COVERAGE] >= x[lead, COVERAGE] + LEAP_COVERAGE
            and x[i, CONTEXT] >= x[lead, CONTEXT] + CONTEXT_LEAD
@@ -1266,7 +1276,7 @@ def _explains_far_more(order: np.ndarray, scores: np.ndarray, x: np.ndarray) -> 
            and x[i, VALUES] <= x[lead, VALUES]]  # fmt: skip
     if not far:
         return order
-    return np.array([far[0], *(i for i in order.tolist() if i != far[0])])
+    return _to_front(order, far[0])
 
 
 def _ends_on_the_kind_asked(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
@@ -1278,7 +1288,7 @@ def _ends_on_the_kind_asked(order: np.ndarray, scores: np.ndarray, x: np.ndarray
     the type and the words agree that the walk stopped short. Not onto bare values more than
     the leader reaches them (see `_explains_far_more`)."""
     lead = order[0]
-    fit = x[:, TYPES].sum(axis=1)
+    fit = _type_fit(x)
     if fit[lead] > -KIND_FIT:
         return order
     head = plans[lead]
@@ -1289,7 +1299,7 @@ def _ends_on_the_kind_asked(order: np.ndarray, scores: np.ndarray, x: np.ndarray
           and x[i, VALUES] <= x[lead, VALUES]]  # fmt: skip
     if not on:
         return order
-    return np.array([on[0], *(i for i in order.tolist() if i != on[0])])
+    return _to_front(order, on[0])
 
 
 def coverage_ceiling(plans: list[Plan], qa: QuestionAnalysis) -> float:
