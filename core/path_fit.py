@@ -152,12 +152,12 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         got_hops = qa.explains[rows][:, paths]  # (w, n, K)
     focus = qa.answer.focus
     focus_row = next((i for i, r in enumerate(rows) if qa.word_tokens[r] == focus), None)
+    ends = (paths >= 0).sum(axis=1) - 1  # each path's last hop
     keep = None
     if focus_row is not None and k > 1:
         # the noun the question asks about ("which *films* did X act in") names the answer:
         # only the last hop can explain it, by its name or by what it reaches
-        last = (paths >= 0).sum(axis=1) - 1
-        last_rel = paths[np.arange(n), last] >> 1
+        last_rel = paths[np.arange(n), ends] >> 1
         keep = (paths >> 1) == last_rel[:, None]  # the last hop (or the same relation again:
         keep &= paths >= 0  # "grandparents" may name parent twice)
         got_hops[focus_row] = np.where(keep, got_hops[focus_row], -np.inf)
@@ -167,31 +167,28 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         # "*whose papers* appeared in J": the walk ends on the papers' owners, so the last hop
         # does not explain the noun — and a last hop on from things of its kind is named by
         # "whose"
-        last = (paths >= 0).sum(axis=1) - 1
-        got_hops[owned_row, np.arange(n), last] = -np.inf
-        before = by_reach[owned_row, np.arange(n), np.maximum(last - 1, 0)]
-        final = paths[np.arange(n), last]
-        prev = paths[np.arange(n), np.maximum(last - 1, 0)]
+        got_hops[owned_row, np.arange(n), ends] = -np.inf
+        before = by_reach[owned_row, np.arange(n), np.maximum(ends - 1, 0)]
+        final = paths[np.arange(n), ends]
+        prev = paths[np.arange(n), np.maximum(ends - 1, 0)]
         # (to other things: not a value, a class, nor straight back whence the walk came)
         other = (arrival_kinds(sem, final) == "entity") & ~sem.walks_back[prev, final] & \
             ~np.isin(final >> 1, [sem.code[r] for r in sem.class_relations])  # fmt: skip
-        owner_hop = (last >= 1) & (before >= HOP_EXPLAINED) & other
+        owner_hop = (ends >= 1) & (before >= HOP_EXPLAINED) & other
     if focus_row is not None:
         # an agent noun is explained by what the answers do: "which *players* were born in
         # X" asks for people born in X who play for some club, not for their clubs
-        last = (paths >= 0).sum(axis=1) - 1
-        has = focus_has(qa, rows[focus_row])[paths[np.arange(n), last]]
-        got_hops[focus_row, np.arange(n), last] = np.maximum(
-            got_hops[focus_row, np.arange(n), last], has)
+        has = focus_has(qa, rows[focus_row])[paths[np.arange(n), ends]]
+        got_hops[focus_row, np.arange(n), ends] = np.maximum(
+            got_hops[focus_row, np.arange(n), ends], has)
     kinds = np.zeros(n, bool)
     if focus_row is not None and qa.kind_focus is not None \
             and qa.kind_focus[0] == rows[focus_row]:  # fmt: skip
         kinds = on_kind
-        at = (paths >= 0).sum(axis=1)[kinds] - 1
+        at = ends[kinds]
         got_hops[focus_row, kinds, at] = np.maximum(got_hops[focus_row, kinds, at],
                                                     qa.kind_focus[1])  # fmt: skip
     # paths whose last hop ends on the literal kind a "when" / "how many" question asks for
-    ends = (paths >= 0).sum(axis=1) - 1
     literal = literal_kinds(qa)
     on_literal = (np.isin(arrival_kinds(sem, paths[np.arange(n), np.maximum(ends, 0)]), literal)
                   & (ends >= 0)) if literal else np.zeros(n, bool)  # fmt: skip
@@ -259,10 +256,10 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     if focus_row is not None and k > 1:
         lex[focus_row] = np.where(keep, lex[focus_row], -1.0)
     if focus_row is not None:
-        has = focus_has(qa, rows[focus_row], lexical=True)[paths[np.arange(n), last]]
-        lex[focus_row, np.arange(n), last] = np.maximum(lex[focus_row, np.arange(n), last], has)
+        has = focus_has(qa, rows[focus_row], lexical=True)[paths[np.arange(n), ends]]
+        lex[focus_row, np.arange(n), ends] = np.maximum(lex[focus_row, np.arange(n), ends], has)
         if kinds.any():
-            lex[focus_row, kinds, last[kinds]] = np.maximum(lex[focus_row, kinds, last[kinds]],
+            lex[focus_row, kinds, ends[kinds]] = np.maximum(lex[focus_row, kinds, ends[kinds]],
                                                             qa.kind_focus[1])  # fmt: skip
     lex_best = qa.lexical[rows].max(axis=1) if qa.lexical.size else np.zeros(words)
     if len(verbs):

@@ -518,6 +518,11 @@ class Planner:
             paths.append(list(path))
             if len(path) == self.max_hops or len(paths) >= MAX_PATHS:
                 return
+            if len(path) >= 2 and path[-2] % 2 == 0 and path[-1] == path[-2] ^ 1 \
+                    and kinds[path[-2] >> 1] in LITERAL_KINDS and not qa.asks_for_others:
+                return  # things that share a number or a year by chance lead on only where
+                # the question asks for others ("the journals of the papers of the *same*
+                # year as X"; see below: from the value itself only back over its relation)
             on_path = {rel_ids[c >> 1] for c in path}
             nexts, common = unnamed_branches(path[-1])
             for code in nexts:
@@ -540,10 +545,6 @@ class Planner:
                     continue  # an age of 26 is some player's shirt number 26 by chance, a
                     # birth year some paper's publication year: from a number or a year only
                     # back over its own relation ("the same number as", "the same year as")
-                if len(path) >= 2 and path[-2] % 2 == 0 and path[-1] == path[-2] ^ 1 \
-                        and kinds[path[-2] >> 1] in LITERAL_KINDS and not qa.asks_for_others:
-                    break  # ... and on from those that share it only where the question
-                    # asks for others ("the journals of the papers of the *same* year as X")
                 rel = rel_ids[code >> 1]
                 extra = 0 if rel in named or rel in on_path else 1
                 if unnamed + extra <= 1 and (extra == 0 or code in common):
