@@ -340,6 +340,20 @@ def test_a_walk_that_stops_short_of_the_kind_asked_goes_on(tmp_path: Path) -> No
     assert evidence_path(trace) == "award won → performer"
 
 
+def _papers_kb() -> list[tuple[str, str, str]]:
+    """Three papers in two journals, their years, authors and classes, and two authors'
+    birth years — one the year of a paper by chance."""
+    return [("Ann Lee", "birth year", "1990"), ("Bob Ray", "birth year", "1985"),
+            ("On Rivers", "publication year", "1990"), ("On Lakes", "publication year", "2001"),
+            ("On Hills", "publication year", "1985"), ("On Rivers", "published in", "Geo"),
+            ("On Lakes", "published in", "Geo"), ("On Hills", "published in", "Terra"),
+            ("Ann Lee", "author of", "On Rivers"), ("Bob Ray", "author of", "On Lakes"),
+            ("Cy Moss", "author of", "On Hills"), ("On Rivers", "instance of", "paper"),
+            ("On Lakes", "instance of", "paper"), ("On Hills", "instance of", "paper"),
+            ("Ann Lee", "instance of", "person"), ("Bob Ray", "instance of", "person"),
+            ("Cy Moss", "instance of", "person")]  # fmt: skip
+
+
 def test_values_shared_by_chance_join_nothing(tmp_path: Path) -> None:
     """A year is some other thing's year by chance: from a year the planner walks back only
     over the relation that reached it ("the papers of the same year"), never on over another
@@ -348,13 +362,7 @@ def test_values_shared_by_chance_join_nothing(tmp_path: Path) -> None:
     from core.agents.planner import Planner
     from core.analysis import analyse
 
-    rows = [("Ann Lee", "birth year", "1990"), ("Bob Ray", "birth year", "1985"),
-            ("On Rivers", "publication year", "1990"), ("On Lakes", "publication year", "2001"),
-            ("On Hills", "publication year", "1985"), ("On Rivers", "published in", "Geo"),
-            ("On Lakes", "published in", "Geo"), ("On Hills", "published in", "Terra"),
-            ("Ann Lee", "author of", "On Rivers"), ("Bob Ray", "author of", "On Lakes"),
-            ("Ann Lee", "author of", "On Hills")]  # fmt: skip
-    kg = _imported(tmp_path, "papers", rows).kg("papers")
+    kg = _imported(tmp_path, "papers", _papers_kb()).kg("papers")
     planner = Planner(kg)
 
     def walks(question: str) -> set[tuple[str, ...]]:
@@ -377,15 +385,7 @@ def test_whose_asks_for_the_owners_of_the_noun_that_does_its_verb(tmp_path: Path
     auxiliary after the noun: machine-translated "which") keeps the films as the answer."""
     from core.analysis import analyse
 
-    rows = [("On Rivers", "published in", "Geo"), ("On Lakes", "published in", "Geo"),
-            ("On Hills", "published in", "Terra"), ("Ann Lee", "author of", "On Rivers"),
-            ("Bob Ray", "author of", "On Lakes"), ("Cy Moss", "author of", "On Hills"),
-            ("On Rivers", "publication year", "1990"), ("On Lakes", "publication year", "2001"),
-            ("On Hills", "publication year", "1985"), ("On Rivers", "instance of", "paper"),
-            ("On Lakes", "instance of", "paper"), ("On Hills", "instance of", "paper"),
-            ("Ann Lee", "instance of", "person"), ("Bob Ray", "instance of", "person"),
-            ("Cy Moss", "instance of", "person")]  # fmt: skip
-    engine = _imported(tmp_path, "papers", rows)
+    engine = _imported(tmp_path, "papers", _papers_kb())
     trace = engine.ask("Whose papers appeared in Geo?", kb="papers")
     assert sorted(trace.answer_labels) == ["Ann Lee", "Bob Ray"]
     kg = engine.kg("papers")
