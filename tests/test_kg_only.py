@@ -390,3 +390,14 @@ def test_whose_asks_for_the_owners_of_the_noun_that_does_its_verb(tmp_path: Path
     assert sorted(trace.answer_labels) == ["Ann Lee", "Bob Ray"]
     kg = engine.kg("papers")
     assert analyse("whose papers have Ann Lee write", kg).owned is None
+
+
+def test_who_is_never_answered_by_a_year(tmp_path: Path) -> None:
+    """ "Who authored the *publications* of Ann Lee": the word names `publication year` by
+    its form, but "who" is never answered by a year — the rules and the answers' fit agree,
+    so the walk to her papers' authors goes first (`Planner._answers_no_value`)."""
+    rows = [*_papers_kb(), ("Dan Fox", "author of", "On Rivers"), ("Dan Fox", "instance of", "person")]
+    engine = _imported(tmp_path, "papers", rows)
+    trace = engine.ask("Who authored the publications of Ann Lee?", kb="papers")
+    assert "Dan Fox" in trace.answer_labels
+    assert not any(label.isdigit() for label in trace.answer_labels)

@@ -106,6 +106,7 @@ SUPPORT = FEATURES.index("min_support")
 UNEXPLAINED = FEATURES.index("unexplained_hops")
 HOPS = FEATURES.index("hops")
 VALUES = FEATURES.index("value_answer")
+RULE_TYPE = FEATURES.index("type_rule")
 TYPES = [FEATURES.index(f"type_{kind}") for kind in ANSWER_KINDS]
 RERANK = 40  # plans ranked after the contextual encoder (as many as the fit sees)
 COVERAGE_MARGIN = 0.25  # see Planner.plans: the rule on unexplained phrases
@@ -311,6 +312,10 @@ class Planner:
                                      qa.asks_for_others)
             order = _explains_far_more(order, scores, x[best])
         order = _ends_on_the_kind_asked(order, scores, x[best], [candidates[i] for i in best])
+        if qa.answer.wh in ("person", "place"):
+            last = [role_codes(self.sem, candidates[i].hops[-1:])[0] for i in best]
+            values = np.isin(arrival_kinds(self.sem, np.array(last)), LITERAL_KINDS)
+            order = _answers_no_value(order, scores, x[best], values)
         ranked = []
         for j in self._distinct([candidates[i] for i in best], order, limit):
             plan = candidates[best[j]]
@@ -1301,6 +1306,23 @@ def _ends_on_the_kind_asked(order: np.ndarray, scores: np.ndarray, x: np.ndarray
     if not on:
         return order
     return _to_front(order, on[0])
+
+
+def _answers_no_value(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
+                     values: np.ndarray) -> np.ndarray:  # fmt: skip
+    """"Who" and "where" are never answered by a year or a number: a leader that arrives at
+    such values (`values`, per plan) where the rules and the answers' fit both say it is not
+    the kind asked (type rule -1, type fit -KIND_FIT or below) gives way to the first ranked
+    plan within KIND_MARGIN that arrives at things fitting that kind (ASKED_FIT) — "who
+    authored the *publications* of X" is not their `publication year`, however well the
+    word names it."""
+    lead = order[0]
+    if not values[lead] or x[lead, RULE_TYPE] > -1 or _type_fit(x)[lead] > -KIND_FIT:
+        return order
+    fit = _type_fit(x)
+    on = [i for i in order.tolist()[1:] if scores[i] >= scores[lead] - KIND_MARGIN
+          and not values[i] and fit[i] >= ASKED_FIT]  # fmt: skip
+    return _to_front(order, on[0]) if on else order
 
 
 def coverage_ceiling(plans: list[Plan], qa: QuestionAnalysis) -> float:
