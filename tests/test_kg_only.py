@@ -401,3 +401,16 @@ def test_who_is_never_answered_by_a_year(tmp_path: Path) -> None:
     trace = engine.ask("Who authored the publications of Ann Lee?", kb="papers")
     assert "Dan Fox" in trace.answer_labels
     assert not any(label.isdigit() for label in trace.answer_labels)
+
+
+def test_a_class_kept_says_the_kind_asked_about(tmp_path: Path) -> None:
+    """The music dev KB's tuning question "which musicians are in Silver Tramlines": the
+    band's members kept to the class musician answer the kind asked — no plan the contextual
+    encoder reads better (the lead vocalist's instruments) goes before them
+    (`Planner._of_asked_kind`, `_keeps_class`)."""
+    from core.evaluate import evidence_path
+    from tests.test_lexnet import ask_dev_kb
+
+    trace = ask_dev_kb(tmp_path, "music", "which musicians are in Silver Tramlines")
+    assert evidence_path(trace).startswith("member of")
+    assert "guitar" not in trace.answer_labels

@@ -406,8 +406,20 @@ class Planner:
             forms |= qa.genus_focus[1]
         if not forms:
             return None
-        return kind_on_path(qa, padded([role_codes(self.sem, p.hops) for p in plans]), forms,
-                            first=True)  # fmt: skip
+        on_path = kind_on_path(qa, padded([role_codes(self.sem, p.hops) for p in plans]), forms,
+                               first=True)  # fmt: skip
+        # ... or by a class the plan keeps its answers to ("which *musicians* are in X": the
+        # members that are `instance of` musician)
+        return on_path | np.array([self._keeps_class(p, forms) for p in plans], dtype=bool)
+
+    def _keeps_class(self, plan: Plan, forms: frozenset[str]) -> bool:
+        """Does a class constraint of the plan name a kind in `forms` (by its label's head)?"""
+        for node, rel, _ in plan.constraints:
+            if rel in self.sem.class_relations:
+                head = self.kg.label(node).lower().split()[-1:]
+                if any(word_forms(w) & forms or w in forms for w in head):
+                    return True
+        return False
 
     def _is_class(self, mention: EntityMention) -> bool:
         """Is every node the mention links a class (the object of a class relation)?"""
