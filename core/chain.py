@@ -34,12 +34,13 @@ from core.text import STOPWORDS, word_forms
 def possessive_parts(words: list[str], end: int) -> list[range]:
     """The token ranges of a possessive chain after a name ending at `end`: "X's *son*'s
     *partner*'s *nationality* …" — each part runs to the next "'s", a relative pronoun or a
-    function word ("of" excepted: "X's place of birth")."""
+    function word ("of" excepted: "X's place of birth"; not one left at the end, "what did
+    X's father die *of*": the verb's)."""
     parts, j, n = [], end, len(words)
     while j < n and words[j] == "'s":
         k = j + 1
         while k < n and words[k] != "'s" and words[k] not in RELATIVE_PRONOUNS and (
-            words[k] not in STOPWORDS or words[k] == "of"
+            words[k] not in STOPWORDS or (words[k] == "of" and k + 1 < n)
         ):  # fmt: skip
             k += 1
         parts.append(range(j + 1, k))

@@ -430,6 +430,9 @@ def test_two_words_for_one_relation_count_as_two_places(family) -> None:
         ("what is in Dan Lee's portfolio", 1),
         # a noun that only ends like a gerund is a part all the same (core.lexnet)
         ("tell me the offspring of Dan Lee's wife", 2),
+        # an "of" left at the end is the verb's, not the part's ("place of birth")
+        ("what did Dan Lee's mother die of", 2),
+        ("what did Dan Lee's mother die from", 2),
     ],
 )
 def test_a_possessive_chain_asks_for_a_hop_per_part(family, question: str, parts: int) -> None:
