@@ -256,8 +256,7 @@ class QuestionAnalysis:
         if focus is not None and mention.start <= focus + 1 and focus <= mention.end:
             # the focus itself, or the words right before it — or after it, unless an object
             # follows: "which organisations *award* the prizes X won" (a verb, no class)
-            after = self.words[mention.end] if mention.end < len(self.words) else ""
-            return mention.start <= focus or after not in _OBJECT_OPENERS
+            return mention.start <= focus or not object_follows(self, mention.end)
         if self._says_what_a_name_is(mention):
             return False  # "films with X *as director*": the role of X, not the answer
         before = [w for w in self.words[max(0, mention.start - 2) : mention.start] if w]
@@ -1192,6 +1191,14 @@ def counted_noun(qa: QuestionAnalysis) -> int | None:
 _OBJECT_OPENERS = frozenset("the a an his her their its my your our".split())
 
 
+def object_follows(qa: QuestionAnalysis, at: int) -> bool:
+    """Does an object start at token `at` — a determiner or a name ("who *awards* the
+    prize", "who *awards* Jowett Prize")? Then the word before it is a verb taking it."""
+    if at >= len(qa.words):
+        return False
+    return qa.words[at] in _OBJECT_OPENERS or any(m.named and m.start == at for m in qa.entities)
+
+
 def _named_not_person(asked: AnswerType, words: list[str], names: set[int],
                       modifiers: frozenset | set, kg: KnowledgeGraph) -> AnswerType:  # fmt: skip
     """"Who is *the employer* of X": "who" asks for a person unless the noun after "is
@@ -1886,7 +1893,7 @@ def _verb_not_noun(qa: QuestionAnalysis, rows: list[int], sem: RelationSemantics
     matrices)."""
     words = qa.words
     for row, i in enumerate(rows):
-        if not (_verb_place(qa, i) and i < len(words) - 1 and words[i + 1] in _OBJECT_OPENERS
+        if not (_verb_place(qa, i) and object_follows(qa, i + 1)
                 and words[i - 1] not in _PASSIVE):  # fmt: skip
             continue  # (not "have been *awarded* the prize": the recipients, passive)
         uses: dict[int, set[str]] = {}
