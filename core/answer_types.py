@@ -78,6 +78,15 @@ def nearest_relation(qa: QuestionAnalysis, used=()) -> int | None:
         # meaning where no relation has its form
         named = qa.named[head, :-1]
         reads[head] = np.where(named >= NAMES_RELATION, named, -1.0)
+    elif head is not None and reads[head].max() <= 0 and qa.words[anchor - 1 : anchor] == ["'s"] \
+            and anchor == len(qa.words) - 1:  # fmt: skip
+        # "who are X's sibling's *sons*": the last part of a possessive chain that ends the
+        # question names the last hop, by meaning where no relation has its form — not the
+        # part before it (not "who is X's *sister* married to": the predicate's)
+        named = qa.named[head, :-1]
+        if named.max() < NAMES_RELATION:
+            return None
+        reads[head] = np.where(named >= NAMES_RELATION, named, -1.0)
     rows = [r for r in qa.word_rows(*used) if reads[r].max() > 0]
     if anchor is None or not rows:
         return None

@@ -4507,3 +4507,14 @@ def test_a_plural_after_a_noun_heads_what_which_of_asks_for(family) -> None:
     assert qa.words[qa.answer.focus] == "colleagues"
     qa = analyse("which of Dan Lee's parents was born in Paris", family.kg("family"))
     assert qa.words[qa.answer.focus] == "parents"
+
+
+def test_the_last_part_of_a_chain_names_the_last_hop_or_none(tmp_path: Path) -> None:
+    """ "who are X's nephews" reads "who are X's sibling's *sons*": "sons" names no relation
+    by its form, and the order rule (`nearest_relation`) had taken the part before it
+    (`sibling`) for the last hop — X's parents' siblings. The last part of a possessive chain
+    that ends the question names the last hop or, read too weakly, none."""
+    from tests.test_lexnet import ask_dev_kb
+
+    trace = ask_dev_kb(tmp_path, "family", "who are Charlotte Hall's nephews")
+    assert evidence_path(trace).startswith("sibling → ")
