@@ -568,9 +568,12 @@ def _dictionary_senses(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
 def _synonym_scores(word: str, sem: RelationSemantics, row: np.ndarray) -> None:
     """A noun the word vectors read weakly ("X's *papa*", "X's *hubby*") is read as well as
     the synonyms of its first WordNet sense are ("dad", "husband"), at SYNONYM_SHARE: the
-    static vectors know the common word of a sense better than its rare ones."""
+    static vectors know the common word of a sense better than its rare ones — and as the
+    plainer word the dictionary defines it as a term for ("X's *missus*": "informal term of
+    address for someone's *wife*")."""
     lemmas = lexnet.lemmas(word)
     synonyms = [w for w in lexnet.synonyms(lemmas[0], "n", 1) if "_" not in w] if lemmas else []
+    synonyms += [term] if lemmas and (term := lexnet.term_for(lemmas[0])) else []
     if synonyms:
         read = sem.word_scores(sem.model.embed_words(synonyms)).max(axis=0)
         np.maximum(row, SYNONYM_SHARE * read, out=row)

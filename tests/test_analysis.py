@@ -4518,3 +4518,11 @@ def test_the_last_part_of_a_chain_names_the_last_hop_or_none(tmp_path: Path) -> 
 
     trace = ask_dev_kb(tmp_path, "family", "who are Charlotte Hall's nephews")
     assert evidence_path(trace).startswith("sibling → ")
+
+
+def test_a_word_defined_as_a_term_for_another_is_read_as_that_word(family) -> None:
+    """ "X's *missus*": the word vectors and its synonyms ("missis") read nothing; the
+    dictionary calls it an "informal term of address for someone's *wife*", and it is read as
+    "wife" is (`_synonym_scores`) — the spouse's job, not X's."""
+    trace = family.ask("what is Bob Lee's missus's profession", kb="family")
+    assert trace.answer_labels == ["lawyer"]
