@@ -14,7 +14,9 @@ re-running gives identical files.
 
 The wordings were written on 2026-12-07 by the person who then changed the engine (README,
 "Dev sets", items 189–193) to find failures: some of them were then fixed, so these files
-check capabilities; they are not an unseen measure.
+check capabilities; they are not an unseen measure. A second batch (each KB's last
+templates) was written in the thirty-fourth session before it was first run; its first
+figures are in the README ("Dev sets", thirty-fourth session).
 """
 
 from __future__ import annotations
@@ -66,6 +68,21 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("who are {x}'s grandparents", "parent>parent"),
         ("who are {x}'s grandsons", "child>child[gender=male]"),
         ("who are the granddaughters of {x}", "child>child[gender=female]"),
+        # second batch (thirty-fourth session), written before it was first run
+        ("which country is {x} a citizen of", "nationality"),
+        ("what faith does {x}'s wife practise", "spouse[gender=female]>religion"),
+        ("in which city did {x}'s father pass away", "parent[gender=male]>place_of_death"),
+        ("how tall is {x}'s brother", "sibling[gender=male]>height_cm"),
+        ("which languages can {x}'s mum speak", "parent[gender=female]>languages_spoken"),
+        ("who are the brothers and sisters of {x}'s husband", "spouse[gender=male]>sibling"),
+        ("where does the company that employs {x} have its headquarters",
+         "employer>headquartered_in"),
+        ("what's the official language of the country {x} was born in",
+         "place_of_birth>located_in>official_language"),
+        ("which year did {x}'s grandmother die", "parent>parent[gender=female]>year_of_death"),
+        ("who did {x}'s daughter marry", "child[gender=female]>spouse"),
+        ("what ethnic group does {x}'s mother belong to", "parent[gender=female]>ethnicity"),
+        ("where did {x}'s parents study", "parent>education"),
     ],
     "football": [
         ("who manages the club {x} plays for", "playsForClub>manager"),
@@ -81,6 +98,19 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("in what year was {x}'s club founded", "playsForClub>foundedYear"),
         ("who captains {x}", "captain"),
         ("who coaches {x}'s club", "playsForClub>manager"),
+        # second batch (thirty-fourth session), written before it was first run
+        ("what position does {x} play", "position"),
+        ("which clubs has {x} played for in the past", "formerClub"),
+        ("who is the manager of {x}'s team", "playsForClub>manager"),
+        ("in which city is {x}'s club's stadium", "playsForClub>homeStadium>stadiumCity"),
+        ("what is the capacity of the ground where {x}'s club plays",
+         "playsForClub>homeStadium>capacity"),
+        ("which country does {x} represent internationally", "nationalTeam"),
+        ("where was the captain of {x} born", "captain>birthCity"),
+        ("what nationality is the manager of {x}", "manager>coachNationality"),
+        ("how old is {x}'s captain", "captain>age"),
+        ("which country is {x}'s home city in", "basedIn>cityCountry"),
+        ("which league does the club {x} captains play in", "^captain>league"),
     ],
     "business": [
         ("who makes {x}", "manufacturer"),
@@ -98,6 +128,19 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("who runs {x}", "chief_executive_officer"),
         ("what does {x} produce", "product_or_material_produced"),
         ("when was {x}'s parent company founded", "parent_organization>inception"),
+        # second batch (thirty-fourth session), written before it was first run
+        ("how much money does {x} bring in", "revenue"),
+        ("how many staff does {x} have", "number_of_employees"),
+        ("when was {x} established", "inception"),
+        ("where is {x} headquartered", "headquarters_location"),
+        ("who sits on the board of {x}", "board_member"),
+        ("which companies does {x} own", "subsidiary"),
+        ("who are {x}'s rivals", "competitor"),
+        ("in which country is {x}'s head office", "headquarters_location>located_in"),
+        ("where did the founder of {x} go to school", "founded_by>educated_at"),
+        ("what currency is used in the country where {x} is based", "country>currency"),
+        ("who chairs the company that makes {x}", "manufacturer>chairperson"),
+        ("which company is {x} the CEO of", "^chief_executive_officer"),
     ],
     "music": [
         ("who produced {x}", "produced by"),
@@ -115,6 +158,19 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("who influenced {x}", "influenced by"),
         ("which album is {x} on", "track of"),
         ("who performed {x}", "track of>performer"),
+        # second batch (thirty-fourth session), written before it was first run
+        ("who is the frontman of {x}", "lead vocalist"),
+        ("when did {x} come out", "release year"),
+        ("what kind of music does {x} make", "genre"),
+        ("where was the singer of {x} born", "lead vocalist>born in"),
+        ("which country is {x}'s lead singer a citizen of", "lead vocalist>citizen of"),
+        ("who is {x} married to", "spouse"),
+        ("which school did {x} study at", "studied at"),
+        ("what year was the label behind {x} founded", "released on label>founding year"),
+        ("which bands has {x} left", "former member of"),
+        ("who headlined {x}", "headliner"),
+        ("in which city is {x} held", "held in"),
+        ("who recorded the album that {x} is from", "track of>performer"),
     ],
     "science": [
         ("who funds {x}", "funded_by"),
@@ -137,6 +193,19 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
          "educated_at>number_of_employees"),
         ("what field does {x}'s advisor work in", "doctoral_advisor>field_of_work"),
         ("which award did {x}'s doctoral advisor receive", "doctoral_advisor>award_received"),
+        # second batch (thirty-fourth session), written before it was first run
+        ("which prizes has {x} won", "award_received"),
+        ("where did {x} get their education", "educated_at"),
+        ("who does {x} collaborate with", "collaborator"),
+        ("what is {x}'s h-index", "h_index"),
+        ("where did {x} die", "died_in"),
+        ("which societies is {x} a member of", "member_of"),
+        ("when was {x} published", "publication_year"),
+        ("what subject does {x}'s doctoral student work on", "^doctoral_advisor>field_of_work"),
+        ("where was {x}'s advisor born", "doctoral_advisor>born_in"),
+        ("which city is {x}'s employer in", "employer>located_in"),
+        ("who is in charge of the project {x} funds", "^funded_by>principal_investigator"),
+        ("which institution is {x} part of", "part_of"),
     ],
 }
 
