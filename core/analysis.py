@@ -2166,7 +2166,7 @@ def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
     owned, whose = [], []
     for row, i in enumerate(rows):
         owner = _answers_own(qa.words, i)
-        if owner in _POSSESSIVES:
+        if owner in _POSSESSIVES or _role_of_the_name(qa, i):
             owned.append(row)  # "*whose* child is X", "who has X as *their* parent": the
             if owner == "whose":  # answers own the relation to X, so it is walked
                 whose.append(row)  # backwards from X
@@ -2300,6 +2300,21 @@ def _answers_own(words: list[str], i: int) -> str | None:
 
 
 _POSSESSIVES = frozenset("whose their its".split())
+
+
+def _role_of_the_name(qa: QuestionAnalysis, i: int) -> bool:
+    """Is the noun at i (or ending a compound there) what a name is to the answer — "which
+    company is X the *CEO* of": X is the CEO, the company owns the role — a noun after the
+    name (an article between) whose "of" ends the question?"""
+    words = qa.words
+    if words[i + 1 : i + 3] != ["of"] or i + 2 != len(words):
+        return False
+    ends = {m.end for m in qa.entities if m.named}
+    j = i - 1
+    while j >= i - 2 and j + 1 not in ends and words[j].isalpha() and words[j] not in STOPWORDS:
+        j -= 1  # back over a compound: "the chief *executive* of"
+    j -= words[j] in ARTICLES
+    return j + 1 in ends
 _ANSWERS_OWN = _POSSESSIVES | {"a", "an"}
 
 

@@ -4526,3 +4526,11 @@ def test_a_word_defined_as_a_term_for_another_is_read_as_that_word(family) -> No
     "wife" is (`_synonym_scores`) — the spouse's job, not X's."""
     trace = family.ask("what is Bob Lee's missus's profession", kb="family")
     assert trace.answer_labels == ["lawyer"]
+
+
+def test_a_role_said_of_the_name_is_owned_by_the_answer(family) -> None:
+    """ "who is Dan Lee the child of": Dan Lee is the child, so the answers own the role —
+    his parents, `child` walked backwards (`_role_of_the_name`), not his children's (or his)
+    `child` walked on; the business dev KB's "which company is X the *CEO* of" alike."""
+    trace = family.ask("who is Dan Lee the child of", kb="family")
+    assert sorted(trace.answer_labels) == ["Ann Lee", "Bob Lee"]
