@@ -79,6 +79,12 @@ def order_ranks(qa: QuestionAnalysis, topic: EntityMention) -> np.ndarray:
     for k in range(chain_end, n):
         if words[k] and words[k] not in STOPWORDS:
             rank[k] = 0.5 if relative else before + (k - chain_end) / n
+    if parts and len(parts[-1]) > 1 and do_question(words, topic.start):
+        # "who did X's daughter *marry*": the verb after the subject is its predicate, the
+        # outermost step — not one more word of the chain's last part
+        verb = max(k for k in parts[-1] if words[k])
+        if verb > parts[-1].start and words[verb] not in STOPWORDS:
+            rank[verb] = before
     if qa.answer.focus is not None:
         rank[qa.answer.focus] = 100.0
     qa._cache[key] = rank

@@ -4534,3 +4534,22 @@ def test_a_role_said_of_the_name_is_owned_by_the_answer(family) -> None:
     `child` walked on; the business dev KB's "which company is X the *CEO* of" alike."""
     trace = family.ask("who is Dan Lee the child of", kb="family")
     assert sorted(trace.answer_labels) == ["Ann Lee", "Bob Lee"]
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "then"),
+    [
+        ("who did Dan Lee's mother marry", "mother", "marry"),
+        ("where did Dan Lee's father study", "father", "study"),
+    ],
+)
+def test_a_do_questions_verb_comes_after_the_chain(family, question: str, first: str,
+                                                   then: str) -> None:  # fmt: skip
+    """ "who did X's daughter *marry*": the verb after the subject is the outermost step, not
+    one more word of the possessive chain's last part (the family wordings walked the spouse,
+    then the children)."""
+    from core.chain import order_ranks
+
+    qa = analyse(question, family.kg("family"))
+    rank = order_ranks(qa, qa.entities[0])
+    assert rank[qa.words.index(first)] < rank[qa.words.index(then)]
