@@ -1354,6 +1354,7 @@ _INDEFINITES = frozenset(
 _NOUN_PHRASE_OPENERS = ARTICLES | frozenset(
     "every each all any some no these those this that my your his her its our their".split())
 DO_SUPPORT = frozenset("do does did".split())
+MODALS = frozenset("can could will would should may might must shall".split())
 AUXILIARIES = COPULAS | DO_SUPPORT | frozenset("has have had can could will would".split())
 
 
@@ -1364,8 +1365,9 @@ def _partitive(words: list[str], k: int) -> bool:
 
 
 def do_question(words: list[str], end: int) -> bool:
-    """Does "do" / "does" / "did" stand before token `end` ("where *did* X's kids study")?"""
-    return not DO_SUPPORT.isdisjoint(words[:end])
+    """Does "do" / "does" / "did" — or a modal, which inverts the same way ("which languages
+    *can* X's mum speak") — stand before token `end` ("where *did* X's kids study")?"""
+    return not (DO_SUPPORT | MODALS).isdisjoint(words[:end])
 
 
 def head_noun(words: list[str], names: set[int]) -> int | None:

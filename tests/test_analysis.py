@@ -433,6 +433,8 @@ def test_two_words_for_one_relation_count_as_two_places(family) -> None:
         # an "of" left at the end is the verb's, not the part's ("place of birth")
         ("what did Dan Lee's mother die of", 2),
         ("what did Dan Lee's mother die from", 2),
+        # a modal inverts as "do" does: the verb after the subject is a hop
+        ("which city can Dan Lee's mother work in", 2),
     ],
 )
 def test_a_possessive_chain_asks_for_a_hop_per_part(family, question: str, parts: int) -> None:
