@@ -396,7 +396,8 @@ def test_who_is_never_answered_by_a_year(tmp_path: Path) -> None:
     """ "Who authored the *publications* of Ann Lee": the word names `publication year` by
     its form, but "who" is never answered by a year — the rules and the answers' fit agree,
     so the walk to her papers' authors goes first (`Planner._answers_no_value`)."""
-    rows = [*_papers_kb(), ("Dan Fox", "author of", "On Rivers"), ("Dan Fox", "instance of", "person")]
+    rows = [*_papers_kb(), ("Dan Fox", "author of", "On Rivers"),
+            ("Dan Fox", "instance of", "person")]  # fmt: skip
     engine = _imported(tmp_path, "papers", rows)
     trace = engine.ask("Who authored the publications of Ann Lee?", kb="papers")
     assert "Dan Fox" in trace.answer_labels
