@@ -312,9 +312,9 @@ class Planner:
                                      qa.asks_for_others)
             order = _explains_far_more(order, scores, x[best])
         order = _ends_on_the_kind_asked(order, scores, x[best], [candidates[i] for i in best])
-        if qa.answer.wh in ("person", "place"):
-            last = [role_codes(self.sem, candidates[i].hops[-1:])[0] for i in best]
-            values = np.isin(arrival_kinds(self.sem, np.array(last)), LITERAL_KINDS)
+        leader = candidates[best[order[0]]]
+        if qa.answer.wh in ("person", "place") and self._arrives_at_value(leader):
+            values = np.array([self._arrives_at_value(candidates[i]) for i in best])
             order = _answers_no_value(order, scores, x[best], values)
         ranked = []
         for j in self._distinct([candidates[i] for i in best], order, limit):
@@ -1028,6 +1028,11 @@ class Planner:
             return np.zeros(len(last))
         year = arrival_kinds(self.sem, last) == "year"
         return (~year).astype(float) if year.any() else np.zeros(len(last))
+
+    def _arrives_at_value(self, plan: Plan) -> bool:
+        """Does the plan's last hop arrive at years or numbers (LITERAL_KINDS)?"""
+        code = role_codes(self.sem, plan.hops[-1:])[0]
+        return code % 2 == 0 and self.sem.kinds[code >> 1] in LITERAL_KINDS
 
     def _rule_types(self, qa: QuestionAnalysis) -> np.ndarray:
         if "rule-types" not in qa._cache:
