@@ -1355,6 +1355,7 @@ _NOUN_PHRASE_OPENERS = ARTICLES | frozenset(
     "every each all any some no these those this that my your his her its our their".split())
 DO_SUPPORT = frozenset("do does did".split())
 MODALS = frozenset("can could will would should may might must shall".split())
+_INVERTING = DO_SUPPORT | MODALS  # auxiliaries that put the subject after them (`do_question`)
 AUXILIARIES = COPULAS | DO_SUPPORT | frozenset("has have had can could will would".split())
 
 
@@ -1367,7 +1368,7 @@ def _partitive(words: list[str], k: int) -> bool:
 def do_question(words: list[str], end: int) -> bool:
     """Does "do" / "does" / "did" — or a modal, which inverts the same way ("which languages
     *can* X's mum speak") — stand before token `end` ("where *did* X's kids study")?"""
-    return not (DO_SUPPORT | MODALS).isdisjoint(words[:end])
+    return not _INVERTING.isdisjoint(words[:end])
 
 
 def head_noun(words: list[str], names: set[int]) -> int | None:
@@ -2291,17 +2292,22 @@ def _walk_backwards(by_role: np.ndarray, rows: list[int], scores: np.ndarray,
         by_role[rows, 2 * c + 1] = scores[rows, c]
 
 
+def _before_compound(words: list[str], i: int, stops: set[int] = frozenset()) -> int:
+    """The token before the compound that ends at noun i ("whose *chief* executive": up to
+    two words back), not stepping into a name that ends at a token in `stops`."""
+    j = i - 1
+    while j >= 0 and j >= i - 2 and j + 1 not in stops and words[j].isalpha() \
+            and words[j] not in STOPWORDS:  # fmt: skip
+        j -= 1
+    return j
+
+
 def _answers_own(words: list[str], i: int) -> str | None:
     """The word that makes the noun at i (or ending a compound there) owned by what the
     question asks for — "whose", "their", "its" or an indefinite article ("have *a* CEO") —
     or None."""
-    j = i - 1
-    while j >= 0 and j >= i - 2 and words[j].isalpha() and words[j] not in STOPWORDS:
-        j -= 1  # back over a compound: "whose chief *executive*"
+    j = _before_compound(words, i)
     return words[j] if j >= 0 and words[j] in _ANSWERS_OWN else None
-
-
-_POSSESSIVES = frozenset("whose their its".split())
 
 
 def _role_of_the_name(qa: QuestionAnalysis, i: int) -> bool:
@@ -2312,11 +2318,12 @@ def _role_of_the_name(qa: QuestionAnalysis, i: int) -> bool:
     if words[i + 1 : i + 3] != ["of"] or i + 2 != len(words):
         return False
     ends = {m.end for m in qa.entities if m.named}
-    j = i - 1
-    while j >= i - 2 and j + 1 not in ends and words[j].isalpha() and words[j] not in STOPWORDS:
-        j -= 1  # back over a compound: "the chief *executive* of"
-    j -= words[j] in ARTICLES
+    j = _before_compound(words, i, ends)  # "the chief *executive* of"
+    j -= j >= 0 and words[j] in ARTICLES
     return j + 1 in ends
+
+
+_POSSESSIVES = frozenset("whose their its".split())
 _ANSWERS_OWN = _POSSESSIVES | {"a", "an"}
 
 

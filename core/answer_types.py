@@ -73,20 +73,18 @@ def nearest_relation(qa: QuestionAnalysis, used=()) -> int | None:
     anchor = _asked_head(qa)
     reads = qa.lexical.copy()
     head = qa.row_of(anchor)
-    if head is not None and reads[head].max() <= 0 and qa.words[anchor + 1 : anchor + 2] == ["of"]:
+    if head is not None and reads[head].max() <= 0:
         # "the *daughters* of X's siblings": the head of "N of" names the last hop — by
-        # meaning where no relation has its form
-        named = qa.named[head, :-1]
-        reads[head] = np.where(named >= NAMES_RELATION, named, -1.0)
-    elif head is not None and reads[head].max() <= 0 and qa.words[anchor - 1 : anchor] == ["'s"] \
-            and anchor == len(qa.words) - 1:  # fmt: skip
-        # "who are X's sibling's *sons*": the last part of a possessive chain that ends the
-        # question names the last hop, by meaning where no relation has its form — not the
-        # part before it (not "who is X's *sister* married to": the predicate's)
-        named = qa.named[head, :-1]
-        if named.max() < NAMES_RELATION:
-            return None
-        reads[head] = np.where(named >= NAMES_RELATION, named, -1.0)
+        # meaning where no relation has its form; so does the last part of a possessive
+        # chain that ends the question ("who are X's sibling's *sons*"), or, read too weakly,
+        # no hop does — not the part before it (not "who is X's *sister* married to": the
+        # predicate's)
+        last_part = qa.words[anchor - 1 : anchor] == ["'s"] and anchor == len(qa.words) - 1
+        if qa.words[anchor + 1 : anchor + 2] == ["of"] or last_part:
+            named = qa.named[head, :-1]
+            if last_part and named.max() < NAMES_RELATION:
+                return None
+            reads[head] = np.where(named >= NAMES_RELATION, named, -1.0)
     rows = [r for r in qa.word_rows(*used) if reads[r].max() > 0]
     if anchor is None or not rows:
         return None

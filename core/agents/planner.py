@@ -414,12 +414,8 @@ class Planner:
 
     def _keeps_class(self, plan: Plan, forms: frozenset[str]) -> bool:
         """Does a class constraint of the plan name a kind in `forms` (by its label's head)?"""
-        for node, rel, _ in plan.constraints:
-            if rel in self.sem.class_relations:
-                head = self.kg.label(node).lower().split()[-1:]
-                if any(word_forms(w) & forms or w in forms for w in head):
-                    return True
-        return False
+        return any(rel in self.sem.class_relations and self.sem.class_head_forms(node) & forms
+                   for node, rel, _ in plan.constraints)  # fmt: skip
 
     def _is_class(self, mention: EntityMention) -> bool:
         """Is every node the mention links a class (the object of a class relation)?"""
@@ -1334,9 +1330,9 @@ def _answers_no_value(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
     authored the *publications* of X" is not their `publication year`, however well the
     word names it."""
     lead = order[0]
-    if not values[lead] or x[lead, RULE_TYPE] > -1 or _type_fit(x)[lead] > -KIND_FIT:
-        return order
     fit = _type_fit(x)
+    if not values[lead] or x[lead, RULE_TYPE] > -1 or fit[lead] > -KIND_FIT:
+        return order
     on = [i for i in order.tolist()[1:] if scores[i] >= scores[lead] - KIND_MARGIN
           and not values[i] and fit[i] >= ASKED_FIT]  # fmt: skip
     return _to_front(order, on[0]) if on else order

@@ -122,7 +122,7 @@ class RelationSemantics:
         self.genera = frozenset().union(*self.genus_forms)
         # the word forms of the head nouns of the KB's classes ("band", "record *label*")
         self.class_forms = frozenset().union(*(
-            self._class_head_forms(cls) for rel in self.class_relations
+            self.class_head_forms(cls) for rel in self.class_relations
             for cls in kg.index.reach.get(2 * self.code[rel], ())))  # fmt: skip
         self.kind_forms = self._kind_forms(label_words)
         self.kind_heads = self._kind_forms(label_words, heads_only=True)
@@ -316,7 +316,7 @@ class RelationSemantics:
             out.append(frozenset(forms))
         return out
 
-    def _class_head_forms(self, cls: str) -> frozenset[str]:
+    def class_head_forms(self, cls: str) -> frozenset[str]:
         """The word forms of a class's head noun ("record *label*": label, labels …)."""
         head = tokens(self.kg.label(cls))[-1:]
         return word_forms(head[0]) if head else frozenset()
@@ -336,7 +336,7 @@ class RelationSemantics:
         for node in nodes:
             for cls in set(self.kg.index.classes.get(node, ())):
                 counts[cls] = counts.get(cls, 0) + 1
-        return frozenset().union(*(self._class_head_forms(cls) for cls, c in counts.items()
+        return frozenset().union(*(self.class_head_forms(cls) for cls, c in counts.items()
                                    if c >= KIND_SHARE * len(nodes)))  # fmt: skip
 
     # -- what relations reach --------------------------------------------------------------
