@@ -41,7 +41,7 @@ def rule_type_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, code: int) -> float:
     rel, forward = sem.rel_ids[code >> 1], code % 2 == 0
     info = kg.relation(rel)
     if qa.answer.wh == "person":
-        if info.agentive:
+        if info.agentive and not _people_to_things(sem, code & ~1):
             return 1.0 if forward else -1.0
         return 0.0 if info.object_kind == "entity" else -1.0
     if qa.answer.wh == "time":
@@ -52,6 +52,13 @@ def rule_type_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, code: int) -> float:
     if row is not None and qa.role_lex[row, :-1].max() > 0:
         return 1.0 if sem.kind_forms[code] & _focus_head(qa, sem) else -1.0
     return 0.0
+
+
+def _people_to_things(sem: RelationSemantics, forward: int) -> bool:
+    """Does a relation lead from people to what is not (its subjects have what people have,
+    its objects do not)? Then an agent noun for a label ("employer") names no person, and
+    "who" does not ask for its object."""
+    return _people_alike(sem, forward ^ 1) and not _people_alike(sem, forward)
 
 
 def _focus_head(qa: QuestionAnalysis, sem) -> frozenset[str]:
