@@ -25,6 +25,7 @@ from core.analysis import (
     role_codes,
     said_of_a_name,
 )
+from core.chain import role_verbs
 from core.kg.semantics import RelationSemantics, semantics_for
 from core.kg.store import KnowledgeGraph
 from core.text import STOPWORDS, normalize, singular, word_forms
@@ -92,7 +93,10 @@ def nearest_relation(qa: QuestionAnalysis, used=()) -> int | None:
             if last_part and named.max() < NAMES_RELATION:
                 return None
             reads[head] = np.where(named >= NAMES_RELATION, named, -1.0)
-    rows = [r for r in qa.word_rows(*used) if reads[r].max() > 0]
+    rows = qa.word_rows(*used)
+    # (not a verb before "as M": "employed *as* a banker" says how the answers link to M)
+    roles = {rows[i] for i, _ in role_verbs(qa, rows, used)}
+    rows = [r for r in rows if reads[r].max() > 0 and r not in roles]
     if anchor is None or not rows:
         return None
     row = min(rows, key=lambda r: (abs(qa.word_tokens[r] - anchor), -reads[r].max()))

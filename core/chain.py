@@ -189,7 +189,7 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
     return parts
 
 
-def _role_verbs(qa: QuestionAnalysis, rows: list[int], used) -> list[tuple[int, bool]]:
+def role_verbs(qa: QuestionAnalysis, rows: list[int], used) -> list[tuple[int, bool]]:
     """Rows of verbs right before "as (a) M" where M is a name a plan uses ("employed *as* a
     banker"), each with whether M is its topic (the first of `used`)."""
     words, out = qa.words, []

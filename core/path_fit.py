@@ -37,7 +37,7 @@ from core.analysis import (
     verb_form,
     whole_names,
 )
-from core.chain import _role_verbs, chain_length, chain_tokens, order_ranks, possessive_parts
+from core.chain import chain_length, chain_tokens, order_ranks, possessive_parts, role_verbs
 from core.kg.semantics import RelationSemantics, semantics_for
 from core.kg.store import KnowledgeGraph
 from core.text import STOPWORDS, word_forms
@@ -204,8 +204,8 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         idx = np.flatnonzero(on_literal | on_focus)[None, :]
         verbs, at = np.asarray(verbs)[:, None], ends[idx]
         got_hops[verbs, idx, at] = np.maximum(got_hops[verbs, idx, at], qa.best[rows][verbs])
-    role_verbs = _role_verbs(qa, rows, used)
-    for row, of_topic in role_verbs:
+    roles = role_verbs(qa, rows, used)
+    for row, of_topic in roles:
         # "employed *as* a banker", "plays *as* forward": the verb says how the answers are
         # linked to that name — the first hop from the topic, or a constraint's own relation
         # — not whatever relation it names by itself (`employer`)
@@ -219,7 +219,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         if of_topic:
             got_hops[row, :, 0] = np.where(paths[:, 0] >= 0, best_row, -np.inf)
     got = got_hops.max(axis=2)
-    for row, of_topic in role_verbs:
+    for row, of_topic in roles:
         if not of_topic:
             got[row] = qa.best[rows[row]]
     on_genus = np.zeros(n, bool)
