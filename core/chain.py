@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import lexnet
 from core.analysis import (
     ARTICLES,
     AUXILIARIES,
@@ -180,13 +181,32 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         # *movies in* X's filmography are …", "the oldest entry in X's work *as a writer*")
         # — unless the chain's last part names nothing ("what's *in* X's *lineup*", "who is
         # on X's club's *books*": the part and the preposition are one hop, X's contents)
-        parts += bool(needy & (predicate | before) or verb & content) or (
+        parts += bool(needy & (predicate | before) or verb & content
+                      or _verb_of_who(qa, topic)) or (
             topic.start > 1 and words[topic.start - 1] in _LOCATIVES
             and topic.start - 2 != qa.answer.focus and not any(words[j:])
             and _names_something(qa, last_words)
         )  # fmt: skip
     qa._cache[key] = parts
     return parts
+
+
+# verbs that link "who" to what follows as a copula does ("who *became* X's coach": X's coach)
+_LINKING = frozenset("become becomes became remain remains remained stays stayed".split())
+
+
+def _verb_of_who(qa: QuestionAnalysis, topic: EntityMention) -> bool:
+    """Is the word between the question word and the topic a verb of its own ("who *heads*
+    X's owner", "what *owns* X's rival")? It is a hop however weakly its words name a
+    relation ("heads", "runs" read as nouns): "who" is its subject and the chain its object.
+    Not a copula, an auxiliary or a linking verb ("who *became* X's coach": X's coach)."""
+    at = qa.answer.focus
+    if at is None or qa.words[at] not in WH_WORDS or topic.start != at + 2:
+        return False
+    word = qa.words[at + 1]
+    if word in AUXILIARIES or word in _LINKING or word in STOPWORDS:
+        return False
+    return verb_form(word) or (word.endswith("s") and bool(lexnet.senses(word, "v")))
 
 
 def role_verbs(qa: QuestionAnalysis, rows: list[int], used) -> list[tuple[int, bool]]:

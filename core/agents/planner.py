@@ -41,7 +41,7 @@ from core.answer_types import (
     nearest_relation,
     rule_type_fit,
 )
-from core.chain import chain_tokens
+from core.chain import chain_length, chain_tokens
 from core.constraints import Comparison
 from core.kg.semantics import RelationSemantics, semantics_for
 from core.kg.store import KnowledgeGraph
@@ -459,6 +459,7 @@ class Planner:
 
     def _plans_for(self, qa: QuestionAnalysis, mention: EntityMention, anchor: str) -> list[Plan]:
         named = self._named(qa, mention)
+        chain = chain_length(qa, mention)
         start_roles = self.kg.index.roles.get(anchor, ())
         paths: list[list[int]] = []
         follow, rel_ids = self.kg.index.follow, self.kg.index.rel_ids
@@ -560,7 +561,10 @@ class Planner:
                     # back over its own relation ("the same number as", "the same year as")
                 rel = rel_ids[code >> 1]
                 extra = 0 if rel in named or rel in on_path else 1
-                if unnamed + extra <= 1 and (extra == 0 or code in common):
+                # (one hop no word names; one more within the parts the grammar asks for,
+                # where each part is worded weakly: "who *heads* X's *owner*")
+                budget = 1 + (len(path) < chain)
+                if unnamed + extra <= budget and (extra == 0 or code in common):
                     extend([*path, code], unnamed + extra)
                 elif unnamed == 1 and extra == 1 and code in common and (
                         qa.owned is not None or asked(code, path[-1])):
