@@ -368,6 +368,20 @@ def test_who_works_at_a_place_walks_back_over_the_employer(tmp_path: Path) -> No
     assert {"Alistair Dunmore", "Arjun Banerjee"} <= set(trace.answer_labels)
 
 
+@pytest.mark.slow  # imports a dev KB of 6k triples
+def test_two_roles_taking_the_same_step_fill_one_slot_of_the_unnamed_ones(tmp_path: Path) -> None:
+    """A hop no word names is tried among the most common next steps only; `spouse` either
+    way, or `child` and `parent` backwards, take the same step and filled two of those slots,
+    so from the spouse's parents `profession` was never tried (the family dev KB's tuning
+    question; "do for a living" is read by the contextual encoder, once the plan exists)."""
+    from core.evaluate import evidence_path
+    from tests.test_lexnet import ask_dev_kb
+
+    trace = ask_dev_kb(tmp_path, "family", "what do Inés Moreno's in-laws do for a living")
+    assert evidence_path(trace) == "spouse → parent → profession"
+    assert sorted(trace.answer_labels) == ["accountant", "dentist", "engineer"]
+
+
 def test_a_relative_pronoun_is_not_the_question_word(family) -> None:
     qa = analyse("name the country in which Dan Lee was born", family.kg("family"))
     assert qa.words[qa.answer.focus] == "country"

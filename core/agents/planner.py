@@ -507,7 +507,14 @@ class Planner:
                 nexts = follow.get(last, {})
                 # a relation the question never names is tried only among the most common
                 # next steps, so a KB with hundreds of relations does not explode the search
-                common = set(sorted(nexts, key=nexts.get, reverse=True)[:MAX_UNNAMED_BRANCH])
+                # (one of two roles that take the same step: `spouse` either way, `child` and
+                # `parent` backwards — the other would only repeat its walk)
+                common: set[int] = set()
+                for code in sorted(nexts, key=nexts.get, reverse=True):
+                    if len(common) == MAX_UNNAMED_BRANCH:
+                        break
+                    if not any(back[code, other ^ 1] for other in common):
+                        common.add(code)
                 # ... and among those the question's words come nearest to, however rare
                 # ("where does X's partner *work*": few people have an `employer`)
                 common |= set(sorted(nexts, key=lambda c: -near[c])[:UNNAMED_BY_WORDS])
