@@ -989,6 +989,15 @@ Portugal\tcapital\tLisbon
 """
 
 
+def test_an_irregular_participle_is_no_head_noun_of_a_label() -> None:
+    """ "award *won*", "languages *spoken*": a trailing participle is not the head, however it
+    is spelt — "which awards has X won" asks for what `award won` reaches (awards), not for
+    the albums that won the same awards (the music dev KB, own wordings' third batch)."""
+    assert label_parts("award won") == (("award",), ())
+    assert label_parts("languages spoken") == (("languages",), ())
+    assert label_parts("born in") == (("born",), ())  # nothing else: the participle stays
+
+
 def test_a_modifier_of_a_relation_name_says_what_has_it(tmp_path: Path) -> None:
     """ "club country" is a country (its head noun) that a club has (its modifier): "which
     club" asks for the nodes that have a club country, not for the countries it reaches,

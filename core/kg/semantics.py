@@ -30,7 +30,14 @@ import numpy as np
 import core.lexnet as lexnet
 from core.kg.store import KnowledgeGraph
 from core.kg.terms import is_literal_id
-from core.text import MARKED_SENSES, STOPWORDS, tokens, word_forms
+from core.text import (
+    IRREGULAR_FORMS,
+    IRREGULAR_PLURALS,
+    MARKED_SENSES,
+    STOPWORDS,
+    tokens,
+    word_forms,
+)
 from core.textmodel import TextModel, norm, text_model
 
 COMMENT_WEIGHT = 0.9  # a match with the documentation counts a little less than the name
@@ -537,19 +544,25 @@ def _head_genus(label_words: list[list[str]]) -> list[frozenset[str]]:
                       for f in word_forms(genus[w])) for hs in heads]  # fmt: skip
 
 
+def _participle(word: str) -> bool:
+    """A trailing participle of a label, regular or not ("produced", "award *won*",
+    "languages *spoken*")."""
+    return word.endswith("ed") or (word in IRREGULAR_FORMS and word not in IRREGULAR_PLURALS)
+
+
 def label_parts(label: str | list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A relation label's head nouns and the content words before them (its modifiers, in
     English compound order): the word before "of" ("*place* of birth"; what follows "of" is
     neither), else the last content word ("club *country*", "plays for *club*") that is not
-    a trailing participle ("*product* or *material* produced"); coordinated nouns are heads
-    together ("directed by" keeps "directed" as its head: there is nothing else). The label
-    as text or as its tokens (core.text.tokens)."""
+    a trailing participle ("*product* or *material* produced", "*award* won"); coordinated
+    nouns are heads together ("directed by" keeps "directed" as its head: there is nothing
+    else). The label as text or as its tokens (core.text.tokens)."""
     words = tokens(label) if isinstance(label, str) else label
     if "of" in words[1:]:
         head_at = words.index("of", 1) - 1
     else:
         content = [i for i, w in enumerate(words) if w not in STOPWORDS]
-        nouns = [i for i in content if not words[i].endswith("ed")] or content
+        nouns = [i for i in content if not _participle(words[i])] or content
         head_at = nouns[-1] if nouns else -1
     if head_at < 0:
         return (), ()

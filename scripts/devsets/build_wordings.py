@@ -16,7 +16,8 @@ The wordings were written on 2026-12-07 by the person who then changed the engin
 "Dev sets", items 189–193) to find failures: some of them were then fixed, so these files
 check capabilities; they are not an unseen measure. A second batch (each KB's last
 templates) was written in the thirty-fourth session before it was first run; its first
-figures are in the README ("Dev sets", thirty-fourth session).
+figures are in the README ("Dev sets", thirty-fourth session); so was a third (after it),
+in the thirty-fifth session.
 """
 
 from __future__ import annotations
@@ -83,6 +84,19 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("who did {x}'s daughter marry", "child[gender=female]>spouse"),
         ("what ethnic group does {x}'s mother belong to", "parent[gender=female]>ethnicity"),
         ("where did {x}'s parents study", "parent>education"),
+        # third batch (thirty-fifth session), written before it was first run
+        ("what line of work is {x}'s wife in", "spouse[gender=female]>profession"),
+        ("which city does {x}'s son live in", "child[gender=male]>place_of_residence"),
+        ("who was born in {x}", "^place_of_birth"),
+        ("what is the capital of the country {x} is a national of", "nationality>capital"),
+        ("which people work for {x}", "^employer"),
+        ("what caused the death of {x}'s mother", "parent[gender=female]>cause_of_death"),
+        ("in what year was {x}'s husband born", "spouse[gender=male]>year_of_birth"),
+        ("where is the firm that {x}'s brother works for based",
+         "sibling[gender=male]>employer>headquartered_in"),
+        ("what language is spoken officially where {x} lives",
+         "place_of_residence>located_in>official_language"),
+        ("who are the siblings of {x}'s mother", "parent[gender=female]>sibling"),
     ],
     "football": [
         ("who manages the club {x} plays for", "playsForClub>manager"),
@@ -111,6 +125,17 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("how old is {x}'s captain", "captain>age"),
         ("which country is {x}'s home city in", "basedIn>cityCountry"),
         ("which league does the club {x} captains play in", "^captain>league"),
+        # third batch (thirty-fifth session), written before it was first run
+        ("how tall is {x}", "heightCm"),
+        ("which city was {x} born in", "birthCity"),
+        ("who plays for {x}", "^playsForClub"),
+        ("which clubs play their home matches at {x}", "^homeStadium"),
+        ("who is the head coach of {x}", "headCoach"),
+        ("what nationality is the coach of {x}'s club", "playsForClub>manager>coachNationality"),
+        ("what position does {x}'s captain play", "captain>position"),
+        ("which clubs are in {x}", "^league"),
+        ("what shirt number does {x}'s club captain wear", "playsForClub>captain>shirtNumber"),
+        ("when was the club {x} manages founded", "^manager>foundedYear"),
     ],
     "business": [
         ("who makes {x}", "manufacturer"),
@@ -141,6 +166,19 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("what currency is used in the country where {x} is based", "country>currency"),
         ("who chairs the company that makes {x}", "manufacturer>chairperson"),
         ("which company is {x} the CEO of", "^chief_executive_officer"),
+        # third batch (thirty-fifth session), written before it was first run
+        ("who started {x}", "founded_by"),
+        ("which companies did {x} found", "^founded_by"),
+        ("where was the founder of {x}'s parent company born",
+         "parent_organization>founded_by>place_of_birth"),
+        ("what is the nationality of {x}'s chairperson", "chairperson>country_of_citizenship"),
+        ("which companies are listed on {x}", "^listed_on"),
+        ("what sector is the maker of {x} in", "manufacturer>industry"),
+        ("how many employees does {x}'s parent organization have",
+         "parent_organization>number_of_employees"),
+        ("which boards does {x} sit on", "^board_member"),
+        ("what currency does {x}'s country use", "country>currency"),
+        ("who heads the company that owns {x}", "parent_organization>chief_executive_officer"),
     ],
     "music": [
         ("who produced {x}", "produced by"),
@@ -171,6 +209,17 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("who headlined {x}", "headliner"),
         ("in which city is {x} held", "held in"),
         ("who recorded the album that {x} is from", "track of>performer"),
+        # third batch (thirty-fifth session), written before it was first run
+        ("which studio was {x} recorded at", "recorded at"),
+        ("which albums did {x} produce", "^produced by"),
+        ("who plays in {x}", "^member of"),
+        ("when was {x}'s lead singer born", "lead vocalist>birth year"),
+        ("which awards has {x} won", "award won"),
+        ("where did {x}'s singer go to school", "lead vocalist>studied at"),
+        ("who wrote the songs on {x}", "^track of>written by"),
+        ("which bands were formed in {x}", "^formed in"),
+        ("who founded the label {x} records for", "^performer>released on label>founder"),
+        ("which musicians did {x} influence", "^influenced by"),
     ],
     "science": [
         ("who funds {x}", "funded_by"),
@@ -206,6 +255,17 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("which city is {x}'s employer in", "employer>located_in"),
         ("who is in charge of the project {x} funds", "^funded_by>principal_investigator"),
         ("which institution is {x} part of", "part_of"),
+        # third batch (thirty-fifth session), written before it was first run
+        ("what papers has {x} written", "author_of"),
+        ("in what year did {x} come out", "publication_year"),
+        ("who are {x}'s doctoral students", "^doctoral_advisor"),
+        ("which journals has {x} published in", "author_of>published_in"),
+        ("what nationality is {x}'s spouse", "spouse>country_of_citizenship"),
+        ("who is the head of {x}", "director"),
+        ("which researchers work at {x}", "^employer"),
+        ("where was the director of the lab {x} works in born", "employer>director>born_in"),
+        ("which projects does {x} fund", "^funded_by"),
+        ("which society gives out the award {x} received", "award_received>awarded_by"),
     ],
 }
 
