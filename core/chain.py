@@ -49,6 +49,22 @@ def possessive_parts(words: list[str], end: int) -> list[range]:
     return parts
 
 
+def _clause_end(words: list[str], start: int) -> int:
+    """Where a relative clause that goes on after its subject at `start` ends: after its verb
+    (which a possessive part may have taken: "X's brother *works*") and the prepositions it
+    strands ("that X works *for*"); the end of the question where nothing is stranded."""
+    n, k = len(words), start
+    if k < n and words[k] not in STRANDABLE:
+        while k < n and (not words[k] or words[k] in STOPWORDS):
+            k += 1
+        k += 1  # the verb
+    if k >= n or words[k] not in STRANDABLE:
+        return n
+    while k < n and words[k] in STRANDABLE:
+        k += 1
+    return k
+
+
 def order_ranks(qa: QuestionAnalysis, topic: EntityMention) -> np.ndarray:
     """Per token: the order in which its words are walked from the topic entity, read from
     the question's structure (English grammar, no KB):
@@ -77,9 +93,12 @@ def order_ranks(qa: QuestionAnalysis, topic: EntityMention) -> np.ndarray:
         if words[k] and words[k] not in STOPWORDS and words[k] != "'s":
             rank[k] = before
             before += 1
+    clause_end = _clause_end(words, chain_end) if relative else chain_end
     for k in range(chain_end, n):
         if words[k] and words[k] not in STOPWORDS:
-            rank[k] = 0.5 if relative else before + (k - chain_end) / n
+            # (the clause's own verb is the innermost step; what follows it is the main
+            # clause's: "where is the firm that X's brother *works for* *based*")
+            rank[k] = 0.5 if k < clause_end else before + (k - chain_end) / n
     if parts and len(parts[-1]) > 1 and do_question(words, topic.start):
         # "who did X's daughter *marry*": the verb after the subject is its predicate, the
         # outermost step — not one more word of the chain's last part

@@ -4649,3 +4649,24 @@ def test_a_do_questions_verb_comes_after_the_chain(family, question: str, first:
     qa = analyse(question, family.kg("family"))
     rank = order_ranks(qa, qa.entities[0])
     assert rank[qa.words.index(first)] < rank[qa.words.index(then)]
+
+
+@pytest.mark.parametrize(
+    ("question", "inner", "outer"),
+    [
+        ("where is the firm that Dan Lee's brother works for based", "brother", "based"),
+        ("the city where Dan Lee's mother works at her firm", "works", "firm"),
+    ],
+)
+def test_a_relative_clause_ends_at_its_stranded_preposition(family, question: str, inner: str,
+                                                            outer: str) -> None:  # fmt: skip
+    """ "where is the firm that X's brother works *for* based": the clause around the topic
+    ends at the preposition its verb strands; "based" is the main clause's, the outermost
+    step — not, with the clause's verb, the innermost (the family own wordings' third batch
+    stopped at the brother's firm; the football tuning question "the city where Japan's
+    skipper plays for *his club*" walked the country's clubs)."""
+    from core.chain import order_ranks
+
+    qa = analyse(question, family.kg("family"))
+    rank = order_ranks(qa, qa.entities[0])
+    assert rank[qa.words.index(inner)] < rank[qa.words.index(outer)]
