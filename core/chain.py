@@ -432,10 +432,12 @@ def _subject_clause(words: list[str], topic: EntityMention) -> tuple[set[int], i
     """The noun phrase a relative clause whose subject is the topic says something of, and
     the token after the clause: "the *team* (that) X plays for", "the *firm* X works for is
     based in …". The clause is the topic, one verb and its stranded prepositions, then the
-    question's end or its own verb. Without a pronoun, after an inverted auxiliary ("what
-    country *is* the team X plays for in", "how many seats *does* the ground of the club X
-    plays for have") the verb must be inflected for its subject (-s: "plays"), or it is the
-    question's own ("when *was* the film X released", "where *does* the club X play")."""
+    question's end or its own verb (an auxiliary, or a participle after a stranded
+    preposition: "where was the director of the lab X works in *born*"). Without a
+    pronoun, after an inverted auxiliary ("what country *is* the team X plays for in", "how
+    many seats *does* the ground of the club X plays for have") the verb must be inflected
+    for its subject (-s: "plays"), or it is the question's own ("when *was* the film X
+    released", "where *does* the club X play")."""
     k, v = topic.start, topic.end
     pronoun = k >= 1 and words[k - 1] in CLAUSE_PRONOUNS
     head = _head_before(words, k - 1 if pronoun else k)
@@ -444,7 +446,8 @@ def _subject_clause(words: list[str], topic: EntityMention) -> tuple[set[int], i
     end = v + 1
     while end < len(words) and words[end] in STRANDABLE:
         end += 1
-    if end < len(words) and words[end] and words[end] not in AUXILIARIES:
+    if end < len(words) and words[end] and words[end] not in AUXILIARIES \
+            and not (end > v + 1 and verb_form(words[end])):  # fmt: skip
         return None  # the verb has an object, or the topic's name goes on
     inverted = any(w in AUXILIARIES for w in words[: min(head)])
     if not pronoun and inverted and (not words[v].endswith("s") or words[v].endswith("ss")):

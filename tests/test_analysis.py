@@ -4670,3 +4670,20 @@ def test_a_relative_clause_ends_at_its_stranded_preposition(family, question: st
     qa = analyse(question, family.kg("family"))
     rank = order_ranks(qa, qa.entities[0])
     assert rank[qa.words.index(inner)] < rank[qa.words.index(outer)]
+
+
+@pytest.mark.parametrize(
+    ("question", "hops"),
+    [("where was the founder of the firm Ann Lee works for born", 3),
+     ("where was the founder of the firm that Ann Lee works for born", 3),
+     ("where was the firm Ann Lee works for headquartered", 2)],
+)  # fmt: skip
+def test_a_participle_after_a_clause_s_stranded_preposition_is_the_main_verb(
+        family, question: str, hops: int) -> None:  # fmt: skip
+    """ "where was the director of the lab X works *in* *born*": the clause around the topic
+    ends at the preposition its verb strands, and the participle after it is the question's
+    own verb — a hop beyond the clause's head and the "of" part around it (the science own
+    wordings' third batch counted none, and answered where X was born)."""
+    qa = analyse(question, family.kg("family"))
+    topic = next(m for m in qa.entities if m.text == "Ann Lee")
+    assert chain_length(qa, topic) == hops
