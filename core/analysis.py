@@ -536,15 +536,19 @@ def _dictionary_senses(qa: QuestionAnalysis, rows: list[int], sem: RelationSeman
     word vectors read "pass" and "set" by their common senses. A noun read weakly still is
     read by its synonyms (`_synonym_scores`)."""
     words = qa.words
+    names = {m.start for m in qa.entities if m.named}
     for row, i in enumerate(rows):
         if (row == qa.focus_row and not said_of_a_name(qa, i)) or scores[row].max() < -0.5:
             continue  # the noun asked about, a clause's head: they say what the answer is
             # (not "X's sis's *hubby*": a noun said of an owner names a relation of it)
         # (not one ending on a stranded "in" / "at": "which city does X *work in*" is no
         # phrase — WordNet's "work in" is mixing in; "which school did X *go to*" attends)
+        # ... nor one ending on a preposition whose object is a name: "who *works in*
+        # Grenoble" works there, the phrase "work in" is mixing in
         phrases = ["_".join(words[i:end]) for end in (i + 3, i + 2)
                    if end <= len(words) and all(words[i + 1 : end])
-                   and not _stranded(words, end - 1)]  # fmt: skip
+                   and not _stranded(words, end - 1)
+                   and not (words[end - 1] in _PHRASE_PREPOSITIONS and end in names)]  # fmt: skip
         # the longest phrase WordNet knows is what the word means here ("*line* of work" is
         # an occupation, "*main* office" a headquarters)
         said = next((p for p in phrases if lexnet.lemmas(p)), words[i])

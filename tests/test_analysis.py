@@ -382,6 +382,24 @@ def test_two_roles_taking_the_same_step_fill_one_slot_of_the_unnamed_ones(tmp_pa
     assert sorted(trace.answer_labels) == ["accountant", "dentist", "engineer"]
 
 
+def test_a_verb_and_the_preposition_before_a_name_make_no_phrase(tmp_path: Path) -> None:
+    """ "who *works in* Hill Institute": the preposition's object is a name, so the verb is
+    read by its own senses (WordNet: "work" is "be employed" — `employer`), not as the
+    dictionary's phrase "work in" (mixing in); the science own wordings' third batch read
+    "which researchers work at X" as those educated there."""
+    rows = []
+    for name, work in (("Ann Holt", "Hill Institute"), ("Ben Dahl", "Lake Institute"),
+                       ("Cy Lund", "Hill Institute")):  # fmt: skip
+        rows += [(name, "employer", work), (name, "educated at", "North College")]
+    kg = _imported(tmp_path, "staff", rows).workspace.kg("staff")
+    sem = semantics_for(kg)
+    employer = sem.code[next(r for r in sem.rel_ids if kg.label(r) == "employer")]
+    for question in ("who works in Hill Institute", "which people work at Hill Institute"):
+        qa = analyse(question, kg)
+        row = qa.row_of(next(i for i, w in enumerate(qa.words) if w.startswith("work")))
+        assert qa.named[row, employer] >= 0.45
+
+
 def test_a_relative_pronoun_is_not_the_question_word(family) -> None:
     qa = analyse("name the country in which Dan Lee was born", family.kg("family"))
     assert qa.words[qa.answer.focus] == "country"
