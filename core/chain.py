@@ -446,8 +446,13 @@ def _subject_clause(words: list[str], topic: EntityMention) -> tuple[set[int], i
     end = v + 1
     while end < len(words) and words[end] in STRANDABLE:
         end += 1
-    if end < len(words) and words[end] and words[end] not in AUXILIARIES \
-            and not (end > v + 1 and verb_form(words[end])):  # fmt: skip
+    # (after "do", the question's own verb in its plain form: "when did the group X plays
+    # with *get* started")
+    asked_by_do = any(w in DO_SUPPORT for w in words[: min(head)])
+    if end < len(words) and words[end] and words[end] not in AUXILIARIES and not (
+        end > v + 1
+        and (verb_form(words[end]) or (asked_by_do and bool(lexnet.senses(words[end], "v"))))
+    ):  # fmt: skip
         return None  # the verb has an object, or the topic's name goes on
     inverted = any(w in AUXILIARIES for w in words[: min(head)])
     if not pronoun and inverted and (not words[v].endswith("s") or words[v].endswith("ss")):

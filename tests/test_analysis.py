@@ -4694,7 +4694,10 @@ def test_a_relative_clause_ends_at_its_stranded_preposition(family, question: st
     ("question", "hops"),
     [("where was the founder of the firm Ann Lee works for born", 3),
      ("where was the founder of the firm that Ann Lee works for born", 3),
-     ("where was the firm Ann Lee works for headquartered", 2)],
+     ("where was the firm Ann Lee works for headquartered", 2),
+     # ... or, after "do", its plain form (the music dev KB's tuning question "when did the
+     # group X plays with *get* started")
+     ("where did the man Ann Lee lives with get born", 2)],
 )  # fmt: skip
 def test_a_participle_after_a_clause_s_stranded_preposition_is_the_main_verb(
         family, question: str, hops: int) -> None:  # fmt: skip
