@@ -63,3 +63,16 @@ def test_the_shipped_fit_loads_over_every_feature() -> None:
     assert load_ranker().features == FEATURES
     assert RANKER.rules[FEATURES.index("echo_hops")] == RULE_WEIGHTS["echo_hops"]
     assert len(RANKER.b) > 0, "planner_weights.json carries the fitted network"
+
+
+def test_plans_that_explain_every_word_tie_on_coverage_whatever_the_float_rounding() -> None:
+    """Two plans that explain every word ("the languages spoken in the films directed by X",
+    with and without the class constraint "languages") had coverage 1.0 and 0.99999997: the
+    rounding decided, and the constrained plan's weaker answers won. Now the score does."""
+    import numpy as np
+
+    from core.agents.planner import rank_order
+
+    order = rank_order(np.array([7.43, 7.41]), np.array([0.9999999701899644, 1.0]),
+                       np.array([2, 2]), np.array([False, False]))  # fmt: skip
+    assert order.tolist() == [0, 1]

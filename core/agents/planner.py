@@ -1369,7 +1369,9 @@ def rank_order(scores: np.ndarray, coverage: np.ndarray, hops: np.ndarray,
     the band X is a *former* member of) takes no lead by explaining more: the twins explain
     the same words, by a hair's difference in what their nodes are like."""
     close = (scores >= scores.max() - COVERAGE_MARGIN) & ~unmarked
-    first = np.where(close, coverage, -np.inf)
+    # (coverage to six places: two plans that explain every word tie, whatever float
+    # rounding made of one's 1.0 — the score decides between them)
+    first = np.where(close, np.round(coverage, 6), -np.inf)
     return np.lexsort((hops, -scores, -first))
 
 
