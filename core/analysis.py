@@ -34,8 +34,7 @@ from core.kg.semantics import KIND_SHARE, RelationSemantics, label_parts, semant
 from core.kg.store import KnowledgeGraph
 from core.text import (
     EVENT_NOUNS,
-    IRREGULAR_FORMS,
-    IRREGULAR_PLURALS,
+    IRREGULAR_VERB_FORMS,
     MARKED_MODIFIERS,
     MARKED_SENSES,
     MARKED_STEMS,
@@ -1561,7 +1560,7 @@ def _ends_noun_phrase(words: list[str], k: int, names: set[int]) -> bool:
 
 def verb_form(word: str) -> bool:
     """A past participle or gerund ("made", "directed", "starring"): it ends a noun phrase."""
-    return (word in IRREGULAR_FORMS and word not in IRREGULAR_PLURALS) or (
+    return word in IRREGULAR_VERB_FORMS or (
         len(word) > 4 and word.endswith(("ed", "ing")) and lexnet.may_inflect_a_verb(word)
     )
 

@@ -109,6 +109,8 @@ _IRREGULAR_PLURALS = {
 _IRREGULAR.update(_IRREGULAR_PLURALS)
 IRREGULAR_FORMS = frozenset(_IRREGULAR)
 IRREGULAR_PLURALS = frozenset(_IRREGULAR_PLURALS)
+# the irregular past tenses and participles ("won", "spoken", "born"), plurals aside
+IRREGULAR_VERB_FORMS = IRREGULAR_FORMS - IRREGULAR_PLURALS
 _AGENT_SUFFIXES = ("ors", "ers", "or", "er", "ist", "ists", "ess", "ress")
 _PATIENT_SUFFIXES = ("ees", "ee")  # whoever the verb is done to: "employees", "nominee"
 _NOT_PLURAL_ENDINGS = ("ss", "us", "is", "ous", "ics", "news", "series", "species")

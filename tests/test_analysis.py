@@ -4664,11 +4664,16 @@ def test_a_do_questions_verb_comes_after_the_chain(family, question: str, first:
     """ "who did X's daughter *marry*": the verb after the subject is the outermost step, not
     one more word of the possessive chain's last part (the family wordings walked the spouse,
     then the children)."""
+    assert _walked_before(family, question, first, then)
+
+
+def _walked_before(engine: Engine, question: str, first: str, then: str) -> bool:
+    """Does the question's structure (`order_ranks`) walk the word `first` before `then`?"""
     from core.chain import order_ranks
 
-    qa = analyse(question, family.kg("family"))
+    qa = analyse(question, engine.kg("family"))
     rank = order_ranks(qa, qa.entities[0])
-    assert rank[qa.words.index(first)] < rank[qa.words.index(then)]
+    return bool(rank[qa.words.index(first)] < rank[qa.words.index(then)])
 
 
 @pytest.mark.parametrize(
@@ -4685,11 +4690,7 @@ def test_a_relative_clause_ends_at_its_stranded_preposition(family, question: st
     step — not, with the clause's verb, the innermost (the family own wordings' third batch
     stopped at the brother's firm; the football tuning question "the city where Japan's
     skipper plays for *his club*" walked the country's clubs)."""
-    from core.chain import order_ranks
-
-    qa = analyse(question, family.kg("family"))
-    rank = order_ranks(qa, qa.entities[0])
-    assert rank[qa.words.index(inner)] < rank[qa.words.index(outer)]
+    assert _walked_before(family, question, inner, outer)
 
 
 @pytest.mark.parametrize(

@@ -30,14 +30,7 @@ import numpy as np
 import core.lexnet as lexnet
 from core.kg.store import KnowledgeGraph
 from core.kg.terms import is_literal_id
-from core.text import (
-    IRREGULAR_FORMS,
-    IRREGULAR_PLURALS,
-    MARKED_SENSES,
-    STOPWORDS,
-    tokens,
-    word_forms,
-)
+from core.text import IRREGULAR_VERB_FORMS, MARKED_SENSES, STOPWORDS, tokens, word_forms
 from core.textmodel import TextModel, norm, text_model
 
 COMMENT_WEIGHT = 0.9  # a match with the documentation counts a little less than the name
@@ -547,7 +540,7 @@ def _head_genus(label_words: list[list[str]]) -> list[frozenset[str]]:
 def _participle(word: str) -> bool:
     """A trailing participle of a label, regular or not ("produced", "award *won*",
     "languages *spoken*")."""
-    return word.endswith("ed") or (word in IRREGULAR_FORMS and word not in IRREGULAR_PLURALS)
+    return word.endswith("ed") or word in IRREGULAR_VERB_FORMS
 
 
 def label_parts(label: str | list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
