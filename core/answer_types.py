@@ -10,6 +10,7 @@ import numpy as np
 
 from core import lexnet
 from core.analysis import (
+    ARTICLES,
     AUXILIARIES,
     CATEGORY_NOUNS,
     COPULAS,
@@ -441,14 +442,32 @@ def answer_fit(qa: QuestionAnalysis, kg: KnowledgeGraph, rel_id: str, direction:
 
 def _doer_named(qa: QuestionAnalysis, sem: RelationSemantics, code: int) -> bool:
     """Does role `code` arrive at the doer of its relation's verb (the nodes it reaches hold a
-    role of `doer_roles`: the object of `employer`) while the verb right after "who" names
-    that relation ("who *employs* X's partner")? Then "who" asks for that doer, a firm as
+    role of `doer_roles`: the object of `employer`) while a word that says what "who" does
+    names that relation ("who *employs* X's partner")? Then "who" asks for that doer, a firm as
     well as a person."""
-    at = qa.answer.focus
-    row = qa.row_of(at + 1) if at is not None and qa.words[at] == "who" else None
     # (not "who *is employed* where X is": the verb's subject, not its doer)
-    return row is not None and code ^ 1 in doer_roles(sem) \
-        and float(qa.role_names[row, code]) >= NAMES_RELATION
+    return code ^ 1 in doer_roles(sem) and any(
+        float(qa.role_names[row, code]) >= NAMES_RELATION for row in _doer_words(qa))
+
+
+def _doer_words(qa: QuestionAnalysis) -> list[int]:
+    """The score rows of the words that say what "who" does: the verb right after it ("who
+    *employs* X"), the noun phrase "who is the" leads to ("who are the *lead performers* of
+    X's albums"), or the participle before a last "by whom" ("X's albums were *performed*
+    by whom")."""
+    at, words = qa.answer.focus, qa.words
+    if at is None or words[at] not in ("who", "whom"):
+        return []
+    if at >= 2 and words[at - 1] == "by" and words[at] == "whom":
+        start = end = at - 2
+    elif at + 3 < len(words) and words[at + 1] in COPULAS and words[at + 2] in ARTICLES:
+        start = end = at + 3
+        while end + 1 < len(words) and qa.row_of(end + 1) is not None:
+            end += 1
+    else:
+        start = end = at + 1
+    rows = [qa.row_of(t) for t in range(start, end + 1)]
+    return [r for r in rows if r is not None]
 
 
 def _people_alike(sem: RelationSemantics, code: int) -> bool:

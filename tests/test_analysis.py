@@ -3939,6 +3939,35 @@ def test_who_before_a_verb_asks_for_its_doer_a_firm_too(tmp_path: Path) -> None:
     assert trace.answer_labels == ["Anna Scholz"]
 
 
+def test_who_is_the_noun_or_by_whom_asks_for_the_doer_the_noun_or_verb_names(
+        tmp_path: Path) -> None:  # fmt: skip
+    """ "Who are the *performers* of X's albums", "X's albums were *performed* by whom" (the
+    music dev KB, wordings of our own): the noun "who are the" leads to, or the participle
+    before a last "by whom", says what "who" does, as a verb after "who" does — so a band,
+    the doer of `performer`, fits "who" fully and the walk there and back answers it (before,
+    a band read as no person and the walk ended on the albums' producers)."""
+    from tests.test_lexnet import ask_dev_kb
+
+    for i, question in enumerate(("who are the performers of Hidden Anchors' albums",
+                                  "Hidden Anchors' albums were performed by whom")):
+        trace = ask_dev_kb(tmp_path / str(i), "music", question)
+        assert trace.answer_labels == ["Hidden Anchors"]
+        assert evidence_path(trace) == "performer → performer"
+
+
+def test_a_word_naming_the_role_walked_lets_the_walk_come_back(tmp_path: Path) -> None:
+    """ "Name the performers of Marble Foxes' *records*" (the music dev KB's tuning question):
+    "records" names `performer` backwards (the albums a band performed) far better than
+    forwards, so the walk to the albums and back to their performer — the topic — is tried;
+    before, only a word naming what the albums *are* let it be, and the walk went on to bands
+    that influenced Marble Foxes."""
+    from tests.test_lexnet import ask_dev_kb
+
+    trace = ask_dev_kb(tmp_path, "music", "Name the performers of Marble Foxes' records.")
+    assert trace.answer_labels == ["Marble Foxes"]
+    assert evidence_path(trace) == "performer → performer"
+
+
 def test_answers_of_another_class_than_the_noun_asked_about_walk_on(tmp_path: Path) -> None:
     """ "What *nationality* is X's lead vocalist": the walk reaches the singer, a `musician`;
     the noun asked about reads like the class `country` far more (by the contextual

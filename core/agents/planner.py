@@ -528,10 +528,13 @@ class Planner:
 
         def passes_named(arrival: int, code: int) -> bool:
             """Does a word other than the one naming `code` best name what role `arrival`
-            reaches?"""
+            reaches, or that role itself rather than its walk back `code` ("the performers
+            of X's *records*": the albums X performed, not their performers)?"""
             if not rows:
                 return False
-            kinds = qa.reach[rows, arrival] >= HOP_EXPLAINED
+            kinds = (qa.reach[rows, arrival] >= HOP_EXPLAINED) | (
+                (qa.explains[rows, arrival] >= HOP_EXPLAINED)
+                & (qa.explains[rows, arrival] > qa.explains[rows, code]))
             kinds[int(np.argmax(qa.role_names[rows, code]))] = False
             return bool(kinds.any())
 
