@@ -171,7 +171,8 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         chain = _of_parts(qa, topic, needy, heads)
         after = set(range(clause[1], n)) if clause else _predicate_after(qa, topic)
         length = len(chain) + bool(after & needy or _said_before(qa, needy, chain)
-                                   or _in_before(qa, chain[-1]))
+                                   or _in_before(qa, chain[-1])
+                                   or len(chain) == 1 and _verb_before(qa, chain[0]) & content)
         qa._cache[key] = length
         return length
     of_chain = _of_parts(qa, topic, needy)
@@ -244,13 +245,17 @@ def role_verbs(qa: QuestionAnalysis, rows: list[int], used) -> list[tuple[int, b
 
 
 def _verb_before(qa: QuestionAnalysis, part: set[int]) -> set[int]:
-    """The verb right before an "of" phrase that follows the question word (and the noun
-    asked about): "who *controls* the subsidiaries of X", "which firm *owns* the parent of
-    X"; not a copula or the question's frame ("who *are* the children of X", "*name* the …")."""
+    """The verb right before an "of" phrase or a clause's head that follows the question word
+    (and the noun asked about): "who *controls* the subsidiaries of X", "which firm *owns* the
+    parent of X", "who *presents* the awards that X won"; not a copula or the question's frame
+    ("who *are* the children of X", "*name* the …")."""
     words = qa.words
     k = min(part) - 1
-    if k < 1 or words[k + 1] not in ARTICLES or not words[k].isalpha() \
-            or words[k] in STOPWORDS | FRAME_WORDS | PREPOSITIONS:  # fmt: skip
+    if k >= 2 and words[k + 1] in ARTICLES and lexnet.senses(f"{words[k - 1]}_{words[k]}", "v"):
+        k -= 1  # a phrasal verb the dictionary knows: "what bodies *hand out* the awards …"
+    elif k < 1 or words[k + 1] not in ARTICLES:
+        return set()
+    if not words[k].isalpha() or words[k] in STOPWORDS | FRAME_WORDS | PREPOSITIONS:
         return set()  # ("who *among* the children of X …")
     asked = k > 1 and k - 1 == qa.answer.focus and words[k - 2] in WH_WORDS
     if words[k - 1] in WH_WORDS or asked:

@@ -2917,6 +2917,24 @@ def test_the_outermost_of_part_is_a_hop_whatever_its_words(family, question, hop
 
 @pytest.mark.parametrize(
     ("question", "hops"),
+    [("who raised the children that Ann Lee adopted", 2),
+     ("what firms hand out the prizes Ann Lee received", 2),  # a phrasal verb WordNet knows
+     ("who are the children that Ann Lee adopted", 1),  # a copula: the children
+     ("name the children that Ann Lee adopted", 1)],  # the question's frame
+)  # fmt: skip
+def test_the_verb_before_a_clause_head_is_a_hop(family, question, hops) -> None:
+    """ "who *presents* the awards that X won": the clause's head is one hop from X (her
+    awards), the verb between the question word and it another (who presents them) — as
+    "who *controls* the subsidiaries of X" counts the verb before an "of" part. Only for a
+    head alone: before an "of" chain ("which city *hosts* the headquarters of the firm that
+    …", the business dev KB) the verb links the answer to the chain's outer noun."""
+    qa = analyse(question, family.kg("family"))
+    topic = next(m for m in qa.entities if m.text == "Ann Lee")
+    assert chain_length(qa, topic) == hops
+
+
+@pytest.mark.parametrize(
+    ("question", "hops"),
     [("who heads Ann Lee's husband", 2),  # "heads", "runs": nouns' forms, verbs here
      ("who runs Ann Lee's husband", 2),
      ("who raised Ann Lee's husband", 2),
