@@ -17,7 +17,7 @@ The wordings were written on 2026-12-07 by the person who then changed the engin
 check capabilities; they are not an unseen measure. A second batch (each KB's last
 templates) was written in the thirty-fourth session before it was first run; its first
 figures are in the README ("Dev sets", thirty-fourth session); so was a third (after it),
-in the thirty-fifth session.
+in the thirty-fifth session, and a fourth in the thirty-sixth.
 """
 
 from __future__ import annotations
@@ -97,6 +97,17 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("what language is spoken officially where {x} lives",
          "place_of_residence>located_in>official_language"),
         ("who are the siblings of {x}'s mother", "parent[gender=female]>sibling"),
+        # fourth batch (thirty-sixth session), written before it was first run
+        ("what religion did {x}'s grandmother follow", "parent>parent[gender=female]>religion"),
+        ("what is the height of {x}'s sister", "sibling[gender=female]>height_cm"),
+        ("where was {x}'s son-in-law born", "child>spouse[gender=male]>place_of_birth"),
+        ("who are the grandchildren of {x}'s brother", "sibling[gender=male]>child>child"),
+        ("what is {x}'s ethnic background", "ethnicity"),
+        ("what is the capital of {x}'s country", "nationality>capital"),
+        ("which people died in {x}", "^place_of_death"),
+        ("who lives in {x}", "^place_of_residence"),
+        ("in which year did {x}'s wife die", "spouse[gender=female]>year_of_death"),
+        ("what do {x}'s parents do for work", "parent>profession"),
     ],
     "football": [
         ("who manages the club {x} plays for", "playsForClub>manager"),
@@ -136,6 +147,17 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("which clubs are in {x}", "^league"),
         ("what shirt number does {x}'s club captain wear", "playsForClub>captain>shirtNumber"),
         ("when was the club {x} manages founded", "^manager>foundedYear"),
+        # fourth batch (thirty-sixth session), written before it was first run
+        ("how many fans can {x}'s stadium hold", "homeStadium>capacity"),
+        ("which player captains {x}", "captain"),
+        ("where is the manager of {x}'s club from", "playsForClub>manager>coachNationality"),
+        ("which players were born in {x}", "^birthCity"),
+        ("in which country is the league of {x}'s club", "playsForClub>league>leagueCountry"),
+        ("how old is the captain of {x}'s club", "playsForClub>captain>age"),
+        ("what is the home ground of the club {x} captains", "^captain>homeStadium"),
+        ("which nation does {x} play international football for", "nationalTeam"),
+        ("which clubs did {x}'s captain play for before", "captain>formerClub"),
+        ("who are the players at {x}", "^playsForClub"),
     ],
     "business": [
         ("who makes {x}", "manufacturer"),
@@ -179,6 +201,19 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("which boards does {x} sit on", "^board_member"),
         ("what currency does {x}'s country use", "country>currency"),
         ("who heads the company that owns {x}", "parent_organization>chief_executive_officer"),
+        # fourth batch (thirty-sixth session), written before it was first run
+        ("who is the chief executive of {x}'s parent company",
+         "parent_organization>chief_executive_officer"),
+        ("where was {x}'s chairperson born", "chairperson>place_of_birth"),
+        ("which exchange is {x}'s parent company listed on", "parent_organization>listed_on"),
+        ("who founded the company that makes {x}", "manufacturer>founded_by"),
+        ("where did {x}'s board members study", "board_member>educated_at"),
+        ("which firms is {x} a board member of", "^board_member"),
+        ("what is the revenue of the firm that produces {x}", "manufacturer>revenue"),
+        ("which country is {x}'s founder a citizen of", "founded_by>country_of_citizenship"),
+        ("what currency is used where {x} has its headquarters",
+         "headquarters_location>located_in>currency"),
+        ("who runs the companies that {x} owns", "subsidiary>chief_executive_officer"),
     ],
     "music": [
         ("who produced {x}", "produced by"),
@@ -220,6 +255,17 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("which bands were formed in {x}", "^formed in"),
         ("who founded the label {x} records for", "^performer>released on label>founder"),
         ("which musicians did {x} influence", "^influenced by"),
+        # fourth batch (thirty-sixth session), written before it was first run
+        ("which genre does {x} play", "genre"),
+        ("who performs {x}", "performer"),
+        ("in which year was the band {x} sings for formed", "^lead vocalist>formation year"),
+        ("where were the members of {x} born", "^member of>born in"),
+        ("which instruments do the members of {x} play", "^member of>plays instrument"),
+        ("which label released the album {x} is on", "track of>released on label"),
+        ("who produced the album that contains {x}", "track of>produced by"),
+        ("when was {x} first held", "first held"),
+        ("who founded the label that released {x}", "released on label>founder"),
+        ("what band did {x} use to be in", "former member of"),
     ],
     "science": [
         ("who funds {x}", "funded_by"),
@@ -266,6 +312,17 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("where was the director of the lab {x} works in born", "employer>director>born_in"),
         ("which projects does {x} fund", "^funded_by"),
         ("which society gives out the award {x} received", "award_received>awarded_by"),
+        # fourth batch (thirty-sixth session), written before it was first run
+        ("which university did {x}'s doctoral advisor attend", "doctoral_advisor>educated_at"),
+        ("where do {x}'s collaborators work", "collaborator>employer"),
+        ("which journals did {x}'s advisor publish in", "doctoral_advisor>author_of>published_in"),
+        ("what year was {x}'s employer founded", "employer>founded_year"),
+        ("who leads {x}", "principal_investigator"),
+        ("where does the principal investigator of {x} work", "principal_investigator>employer"),
+        ("what fields do the researchers who work at {x} study", "^employer>field_of_work"),
+        ("in which country was {x} born", "born_in>located_in"),
+        ("who received {x}", "^award_received"),
+        ("which scientists died in {x}", "^died_in"),
     ],
 }
 
