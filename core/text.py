@@ -206,10 +206,15 @@ def present_cues(words: list[str]) -> set[int]:
 
 def word_senses(words: list[str], i: int) -> set[int]:
     """The marked senses (indexes into MARKED_SENSES) the word at i says: its own
-    ("*former*", "*previously*"), or the past of English "*used to*" ("who used to play for
-    X" played for X before) and of "*before*" said of no year or number."""
+    ("*former*", "*previously*"; not the "old" of an age), or the past of English "*used
+    to*" ("who used to play for X" played for X before, "which band did X *use to* be in")
+    and of "*before*" said of no year or number."""
     if words[i] == "used" and i + 1 < len(words) and words[i + 1] == "to":
         return {PAST}
+    if words[i] == "use" and i + 1 < len(words) and words[i + 1] == "to" and "did" in words[:i]:
+        return {PAST}  # "which band *did* X *use to* be in" (not "what does X use to record")
+    if words[i] == "old" and i > 0 and words[i - 1] in ("how", "years", "year"):
+        return set()  # "*how old*", "ten *years old*": an age, no earlier sense
     if words[i] == "before" and not any(c.isdigit() for c in "".join(words[i + 1 : i + 4])):
         return {PAST}  # "where did X play *before* his current side" (not "before 2005")
     if words[i] in LEAVING_VERBS:
