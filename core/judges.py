@@ -161,16 +161,24 @@ def chain_hops(chain: list[Triple], topics: set[str]) -> tuple[list[tuple[str, s
     current = first.s if first.s in topics else first.o
     hops: list[tuple[str, str]] = []
     constraints: list[str] = []
-    for t in chain:
-        if t.s == current and t.o not in topics:
+    for k, t in enumerate(chain):
+        after = chain[k + 1] if k + 1 < len(chain) else None
+        if t.s == current and (t.o not in topics or _goes_on(t.o, current, after)):
             hops.append((t.p, "out"))
             current = t.o
-        elif t.o == current and t.s not in topics:
+        elif t.o == current and (t.s not in topics or _goes_on(t.s, current, after)):
             hops.append((t.p, "in"))
             current = t.s
         else:
             constraints.append(t.p)
     return hops, constraints
+
+
+def _goes_on(node: str, current: str, after: Triple | None) -> bool:
+    """Does the walk go on from a topic entity it reached (the next edge leaves `node`, not
+    the node before it: "the age of the captain of X's club", X that captain), rather than
+    end a constraint's edge there?"""
+    return after is not None and node in (after.s, after.o) and current not in (after.s, after.o)
 
 
 def _node_before(node: str, chain: list[Triple], relation: str) -> str | None:

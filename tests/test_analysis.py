@@ -3255,6 +3255,26 @@ def test_a_walk_may_pass_through_the_topic_where_the_question_asks_for_every_hop
     assert trace.answer_labels == ["Red Norland FC"]  # (the usual walk, through Ari)
 
 
+def test_a_walk_may_pass_through_the_topic_to_the_value_how_old_asks_for(
+        tmp_path: Path) -> None:  # fmt: skip
+    """ "How old is the captain of X's national team?", X being that captain (own wordings,
+    fourth batch, football): the grammar counts two hops and "how old" the age, a hop onto
+    the value the question word asks for — so the walk may go on from X to X's own age, and
+    the answer's evidence is read as that walk (the age is what is typed, and it fits), not
+    as a path ending at the national team with two edges off it."""
+    from core.judges import chain_hops
+
+    ages = [(f"{('Ari', 'Ben', 'Cas', 'Dag')[i]} {nation[:3]}son", "age", str(20 + 4 * n + i))
+            for n, nation in enumerate(("Norland", "Sudria", "Estmark")) for i in range(4)]
+    engine = _imported(tmp_path, "captains", _captains_kb() + ages)
+    trace = engine.ask("How old is the captain of Ari Norson's national team?", kb="captains")
+    assert trace.answer_labels == ["20"]
+    assert trace.support.status == "verified"
+    topics = {i for link in trace.linked for i in link.get("ids", ())}
+    hops, off_path = chain_hops(trace.answers[0].evidence, topics)
+    assert [rel.rsplit("/", 1)[-1] for rel, _ in hops][-1].endswith("age") and not off_path
+
+
 @pytest.mark.slow  # imports a dev KB
 def test_a_type_noun_naming_another_relation_that_reaches_the_same_kind_fits(
         tmp_path: Path) -> None:  # fmt: skip
@@ -4473,6 +4493,18 @@ def test_a_where_question_left_partly_unexplained_walks_on_to_a_place(tmp_path: 
     business = _dev_kb(tmp_path / "business", "business", "kb.nt")
     assert business.ask("Where does Megan Underwood work?", kb="business").answer_labels == [
         "Stormwave Marketplace"]
+
+
+def test_how_old_says_no_past_and_did_use_to_does() -> None:
+    """ "*How old* is the captain of X's club": an age, not the "old" of an old club (the
+    captain of X's *former* club had been walked); "which band *did* X *use to* be in" is
+    "used to" after "did" (own wordings, fourth batch) — not "what does X use to record"."""
+    from core.text import PAST, word_senses
+    assert word_senses("how old is the captain of x 's club".split(), 1) == set()
+    assert word_senses("he is ten years old".split(), 4) == set()
+    assert word_senses("who is x 's old club".split(), 4) == {PAST}
+    assert word_senses("what band did x use to be in".split(), 4) == {PAST}
+    assert word_senses("what does x use to record".split(), 3) == set()
 
 
 def test_before_says_the_past_unless_said_of_a_year() -> None:

@@ -16,7 +16,14 @@ import numpy as np
 from core.agents.plan_ranker import PlanRanker
 from core.agents.plan_run import MIN_ANSWER_REWARD, SWITCH_LOSS, RulePlanRun, coverage
 from core.agents.planner import Filter, Plan, Planner, coverage_ceiling, floored, rule_prior
-from core.analysis import HOP_EXPLAINED, HOP_NAMED_WORD, QuestionAnalysis, analyse, role_codes
+from core.analysis import (
+    HOP_EXPLAINED,
+    HOP_NAMED_WORD,
+    QuestionAnalysis,
+    analyse,
+    literal_kinds,
+    role_codes,
+)
 from core.answer_types import (
     attribute_agreement,
     class_asked,
@@ -478,9 +485,13 @@ class RuleAgent:
         and the hop does not walk straight back over the one before: "which club does the
         *captain* of X's *national team* play for", X being that captain. (Otherwise a walk
         that comes back only to the topic fails, and a plan ending there may answer it.)"""
-        if hop_i == 0 or len(plan.hops) > chain_length(self._run.analysis, plan.mention):
+        qa, sem = self._run.analysis, self.planner.sem
+        rel, direction = plan.hops[-1]
+        # (a last hop onto the value "how old" or "when" asks for is the question word's own:
+        # "how old is the captain of X's club", X that captain)
+        valued = direction == "out" and sem.kinds[sem.code[rel]] in literal_kinds(qa)
+        if hop_i == 0 or len(plan.hops) > chain_length(qa, plan.mention) + valued:
             return False
-        sem = self.planner.sem
         before, this = role_codes(sem, plan.hops[hop_i - 1 : hop_i + 1])
         return not sem.walks_back[before, this]
 
