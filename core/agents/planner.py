@@ -643,8 +643,7 @@ class Planner:
         need = qa.need[rows]
         codes = padded(paths)
         k = codes.shape[1]
-        by_hop = table[:, codes]  # (w, n, k)
-        got = by_hop.max(axis=2)  # (w, n)
+        got = table[:, codes].max(axis=2)  # (w, n)
         # words saying what the topic itself is, as well as any relation could ("the X
         # *national team*"), need no hop
         kind = anchor_kind(qa, self.kg, anchor, mention)[rows]
@@ -671,7 +670,7 @@ class Planner:
         # ties (many walks over a few family words explain them all alike) go to the paths
         # whose hops follow the words in the question's order ("the *grandchildren* of X's
         # *brother*": the brother first)
-        words_at = by_hop.argmax(axis=0)  # (n, k): the word explaining each hop best
+        words_at = table[:, codes].argmax(axis=0)  # (n, k): the word explaining each hop best
         ranks = order_ranks(qa, mention)[np.asarray(qa.word_tokens)[rows]][words_at]
         backwards = ((ranks[:, 1:] < ranks[:, :-1]) & (codes[:, 1:] >= 0)).sum(axis=1)
         order = np.lexsort((backwards, -np.round(bound, 6)))
