@@ -3994,19 +3994,6 @@ def test_who_is_the_noun_or_by_whom_asks_for_the_doer_the_noun_or_verb_names(
         assert evidence_path(trace) == "performer → performer"
 
 
-def test_paths_that_tie_on_the_cheap_bound_keep_the_question_s_word_order(
-        tmp_path: Path) -> None:  # fmt: skip
-    """ "Tell me the offspring of Nicolas Blanc's *wife*" (the family dev KB's tuning
-    question): two family words explain every walk over `spouse`, `child` and `parent`
-    alike, so hundreds of paths tie on the first stage's bound and the first enumerated won
-    the places; among equals, those whose hops follow the words' order (the wife first, then
-    her offspring) are now scored in full."""
-    from tests.test_lexnet import ask_dev_kb
-
-    trace = ask_dev_kb(tmp_path, "family", "tell me the offspring of Nicolas Blanc's wife")
-    assert evidence_path(trace) == "spouse → child"
-
-
 def test_a_word_naming_the_role_walked_lets_the_walk_come_back(tmp_path: Path) -> None:
     """ "Name the performers of Marble Foxes' *records*" (the music dev KB's tuning question):
     "records" names `performer` backwards (the albums a band performed) far better than

@@ -41,7 +41,7 @@ from core.answer_types import (
     nearest_relation,
     rule_type_fit,
 )
-from core.chain import chain_length, chain_tokens, order_ranks
+from core.chain import chain_length, chain_tokens
 from core.constraints import Comparison
 from core.kg.semantics import RelationSemantics, semantics_for
 from core.kg.store import KnowledgeGraph
@@ -667,13 +667,7 @@ class Planner:
             # walk straight back over a hop is the shape the cue asks for
             back = self.sem.walks_back[np.maximum(codes[:, :-1], 0), np.maximum(codes[:, 1:], 0)]
             bound += PROMISING_SHAPE * (back & (codes[:, 1:] >= 0)).any(axis=1)
-        # ties (many walks over a few family words explain them all alike) go to the paths
-        # whose hops follow the words in the question's order ("the *grandchildren* of X's
-        # *brother*": the brother first)
-        words_at = table[:, codes].argmax(axis=0)  # (n, k): the word explaining each hop best
-        ranks = order_ranks(qa, mention)[np.asarray(qa.word_tokens)[rows]][words_at]
-        backwards = ((ranks[:, 1:] < ranks[:, :-1]) & (codes[:, 1:] >= 0)).sum(axis=1)
-        order = np.lexsort((backwards, -np.round(bound, 6)))
+        order = np.argsort(-bound, kind="stable")
         keep = set(order[:PROMISING].tolist())
         # ... and the shorter readings of the very best: the bound puts a path below its
         # extensions wherever one more hop explains a weak word a little ("which companies
