@@ -454,20 +454,23 @@ def _doer_words(qa: QuestionAnalysis) -> list[int]:
     """The score rows of the words that say what "who" does: the verb right after it ("who
     *employs* X"), the noun phrase "who is the" leads to ("who are the *lead performers* of
     X's albums"), or the participle before a last "by whom" ("X's albums were *performed*
-    by whom")."""
+    by whom"). Memoised per question: the planner asks for every path's last hop."""
+    if "doer-words" in qa._cache:
+        return qa._cache["doer-words"]
     at, words = qa.answer.focus, qa.words
-    if at is None or words[at] not in ("who", "whom"):
-        return []
-    if at >= 2 and words[at - 1] == "by" and words[at] == "whom":
-        start = end = at - 2
-    elif at + 3 < len(words) and words[at + 1] in COPULAS and words[at + 2] in ARTICLES:
-        start = end = at + 3
-        while end + 1 < len(words) and qa.row_of(end + 1) is not None:
-            end += 1
-    else:
-        start = end = at + 1
-    rows = [qa.row_of(t) for t in range(start, end + 1)]
-    return [r for r in rows if r is not None]
+    rows: list[int | None] = []
+    if at is not None and words[at] in ("who", "whom"):
+        if at >= 2 and words[at - 1] == "by" and words[at] == "whom":
+            start = end = at - 2
+        elif at + 3 < len(words) and words[at + 1] in COPULAS and words[at + 2] in ARTICLES:
+            start = end = at + 3
+            while end + 1 < len(words) and qa.row_of(end + 1) is not None:
+                end += 1
+        else:
+            start = end = at + 1
+        rows = [qa.row_of(t) for t in range(start, end + 1)]
+    qa._cache["doer-words"] = [r for r in rows if r is not None]
+    return qa._cache["doer-words"]
 
 
 def _people_alike(sem: RelationSemantics, code: int) -> bool:

@@ -532,9 +532,9 @@ class Planner:
             of X's *records*": the albums X performed, not their performers)?"""
             if not rows:
                 return False
+            said = qa.explains[rows, arrival]
             kinds = (qa.reach[rows, arrival] >= HOP_EXPLAINED) | (
-                (qa.explains[rows, arrival] >= HOP_EXPLAINED)
-                & (qa.explains[rows, arrival] > qa.explains[rows, code]))
+                (said >= HOP_EXPLAINED) & (said > qa.explains[rows, code]))
             kinds[int(np.argmax(qa.role_names[rows, code]))] = False
             return bool(kinds.any())
 
