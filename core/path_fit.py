@@ -238,11 +238,13 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
             # educated at T": those who received that award)
             per_rel = np.append(qa.relation_reading(rows[focus_row]), -np.inf)
             got[focus_row] = np.maximum(got[focus_row], per_rel[extra].max(axis=1))
+    of_topic = np.zeros(words, bool)  # words saying what the topic is as well as any relation
     if anchor_kind is not None:  # "the *film* X": words that say what the topic is
         kind = anchor_kind[rows]
         if focus_row is not None:
             kind[focus_row] = -np.inf
         got = np.maximum(got, kind[:, None])
+        of_topic = kind >= qa.best[rows] - 1e-6
     best = qa.best[rows][:, None]
     explained = np.exp(np.minimum(0.0, got - best) / TAU)  # (w, n)
     need = qa.need[rows]
@@ -266,6 +268,9 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         lex[verbs, idx, at] = np.maximum(lex[verbs, idx, at], lex_best[verbs])
     lex_need = np.maximum(lex_best, 0.0)
     lex_got = lex.max(axis=2)  # (w, n)
+    # ... and, by their forms, the words that say what the topic is ("the Italy *national
+    # team*": Italy is one, so no hop need name `national team`)
+    lex_got[of_topic] = np.maximum(lex_got[of_topic], lex_best[of_topic, None])
     if extra is not None and extra.size:
         lex_got = np.maximum(lex_got, np.hstack([qa.lexical[rows], np.full((words, 1), -1.0)])[
             :, extra].max(axis=2))  # fmt: skip
