@@ -711,15 +711,17 @@ def _apposed(words: list[str], mention: EntityMention, t: int) -> bool:
 
 
 def _possessed_modifier(words: list[str], mention: EntityMention, t: int) -> bool:
-    """Is token t the first noun of a compound right after the name's possessive ("X's
-    *club* captain", "X's *club* crest"; not "X's *wife* born …")? It may say what X is, as
-    "the *club* X" does."""
+    """Is token t a modifier of a compound right after the name's possessive ("X's
+    *club* captain", "X's *national team* coach"; not "X's *wife* born …", nor the
+    compound's head)? It may say what X is, as "the *club* X" does."""
     def noun(k: int) -> bool:
         return k < len(words) and words[k].isalpha() and words[k] not in STOPWORDS \
             and words[k] not in WH_WORDS
 
-    return (mention.end < len(words) and words[mention.end] == "'s" and t == mention.end + 1
-            and noun(t) and noun(t + 1) and not verb_form(words[t + 1]))  # fmt: skip
+    first = mention.end + 1
+    return (mention.end < len(words) and words[mention.end] == "'s"
+            and first <= t < first + APPOSITION and all(noun(k) for k in range(first, t + 2))
+            and not verb_form(words[t + 1]))  # fmt: skip
 
 
 def _compound_after(words: list[str], mention: EntityMention, t: int) -> bool:
