@@ -115,7 +115,8 @@ def arrival_kinds(sem: RelationSemantics, codes: np.ndarray) -> np.ndarray:
 
 def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.ndarray | None = None,
                   anchor: str | None = None, first_implied: bool = False,
-                  anchor_kind: np.ndarray | None = None, reach=None) -> PathFits:  # fmt: skip
+                  anchor_kind: np.ndarray | None = None, reach=None,
+                  topic_forms: np.ndarray | None = None) -> PathFits:  # fmt: skip
     """How much of the question each path accounts for. `paths`: (n, K) role codes padded
     with -1; `extra`: (n, M) relation indices of constraint and filter relations, -1 padded.
 
@@ -127,7 +128,8 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     relation a word just explained ("films that share actors with X"). `first_implied`: the
     topic entity takes part in one relation only ("musician" is only ever a profession), so
     the first hop needs no word. `anchor_kind` (one value per relation word, see
-    `anchor_kind`): how well each word describes what the topic entity is."""
+    `anchor_kind`): how well each word describes what the topic entity is; `topic_forms`
+    (`anchor_forms`): the words that say so by their form, which need no hop's name."""
     sem = qa.semantics
     n, k = paths.shape
     rows = qa.word_rows(*used)
@@ -238,13 +240,11 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
             # educated at T": those who received that award)
             per_rel = np.append(qa.relation_reading(rows[focus_row]), -np.inf)
             got[focus_row] = np.maximum(got[focus_row], per_rel[extra].max(axis=1))
-    of_topic = np.zeros(words, bool)  # words saying what the topic is as well as any relation
     if anchor_kind is not None:  # "the *film* X": words that say what the topic is
         kind = anchor_kind[rows]
         if focus_row is not None:
             kind[focus_row] = -np.inf
         got = np.maximum(got, kind[:, None])
-        of_topic = kind >= qa.best[rows] - 1e-6
     best = qa.best[rows][:, None]
     explained = np.exp(np.minimum(0.0, got - best) / TAU)  # (w, n)
     need = qa.need[rows]
@@ -268,9 +268,12 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         lex[verbs, idx, at] = np.maximum(lex[verbs, idx, at], lex_best[verbs])
     lex_need = np.maximum(lex_best, 0.0)
     lex_got = lex.max(axis=2)  # (w, n)
-    # ... and, by their forms, the words that say what the topic is ("the Italy *national
-    # team*": Italy is one, so no hop need name `national team`)
-    lex_got[of_topic] = np.maximum(lex_got[of_topic], lex_best[of_topic, None])
+    if topic_forms is not None:  # ... and the words that say by their form what the topic
+        # is ("the Italy *national team*": Italy is one, so no hop need name `national team`)
+        of_topic = topic_forms[rows].copy()
+        if focus_row is not None:
+            of_topic[focus_row] = False
+        lex_got[of_topic] = np.maximum(lex_got[of_topic], lex_best[of_topic, None])
     if extra is not None and extra.size:
         lex_got = np.maximum(lex_got, np.hstack([qa.lexical[rows], np.full((words, 1), -1.0)])[
             :, extra].max(axis=2))  # fmt: skip
@@ -657,6 +660,7 @@ def anchor_kind(qa: QuestionAnalysis, kg: KnowledgeGraph, node: str,
     if key not in qa._cache:
         roles = kg.index.roles.get(node, ())
         out = np.full(len(qa.word_tokens), -np.inf, np.float32)
+        by_form = np.zeros(len(qa.word_tokens), bool)
         if roles and qa.reach is not None and len(qa.reach):
             kind = qa.reach[:, [c ^ 1 for c in roles]].max(axis=1)
             # ... or, in a noun phrase with the name, names by its form a relation whose name
@@ -681,6 +685,7 @@ def anchor_kind(qa: QuestionAnalysis, kg: KnowledgeGraph, node: str,
                         lex = qa.lexical[row, r]
                         if lex > 0 and (forms & sem.head_forms[r] or (r, t) in whole):
                             kind[row] = max(kind[row], lex)
+                            by_form[row] = t >= mention.end  # (see anchor_forms)
             near = [
                 mention is None or mention.start - APPOSITION <= t < mention.start
                 or _compound_after(qa.words, mention, t)
@@ -688,8 +693,20 @@ def anchor_kind(qa: QuestionAnalysis, kg: KnowledgeGraph, node: str,
                 for t in qa.word_tokens
             ]
             out = np.where(near, kind, -np.inf).astype(np.float32)
+            by_form &= np.array(near, bool)
         qa._cache[key] = out
+        qa._cache[("anchor-forms", *key[1:])] = by_form
     return qa._cache[key].copy()
+
+
+def anchor_forms(qa: QuestionAnalysis, kg: KnowledgeGraph, node: str,
+                 mention: EntityMention | None = None) -> np.ndarray:  # fmt: skip
+    """Per relation word: does it say by its form what the topic is, as a compound after
+    its name ("the X *national team* coach", "X's *national team* coach": the head of a
+    relation the topic is the object of)? Not an apposition before the name: "the clubs of
+    managers of the *nationality* of X" walks the relation that word names."""
+    anchor_kind(qa, kg, node, mention)
+    return qa._cache[("anchor-forms", node, mention and mention.start)]
 
 
 APPOSITION = 2  # "the film X", "club X": the words this close before a name say what it is

@@ -1659,6 +1659,20 @@ def test_a_noun_in_one_phrase_with_the_name_says_what_it_is(
     assert (kind >= qa.best[row] - 1e-6) == topical
 
 
+def test_a_compound_after_the_name_saying_what_it_is_needs_no_hop(tmp_path: Path) -> None:
+    """ "the Italy *national team*", "Serbia's *national team* coach": the topic is a national
+    team, so those words are explained by their forms without walking `national team`
+    (`anchor_forms`, read by the planner's lexical coverage) — the answer is its head coach,
+    not the coaches of its players' nationality. (On the football dev KB: a KB written here
+    did not offer the planner those longer walks.)"""
+    from tests.test_lexnet import engine_over
+
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "football" / "kb.tsv"
+    engine = engine_over(tmp_path, dev_kb, "football")
+    for question in ("who coaches the Italy national team", "Who is Serbia's national team coach?"):
+        assert evidence_path(engine.ask(question, kb="football")) == "head coach", question
+
+
 def test_no_plan_walks_to_the_subjects_of_a_single_valued_relation_and_back(
         tmp_path: Path) -> None:  # fmt: skip
     """Each player has one birth city: from a city to its natives and out over `birth city`

@@ -46,6 +46,7 @@ from core.constraints import Comparison
 from core.kg.semantics import RelationSemantics, semantics_for
 from core.kg.store import KnowledgeGraph
 from core.path_fit import (
+    anchor_forms,
     anchor_kind,
     arrival_kinds,
     asked_kind,
@@ -898,8 +899,10 @@ class Planner:
         anchor = plans[0].anchor
         implied = implies_first_hop(self.kg, anchor)
         reach = path_reach(self.sem, anchor, paths)
+        mention = plans[0].mention
         fits = explain_paths(qa, paths, used, extra, anchor, implied,
-                             anchor_kind(qa, self.kg, anchor, plans[0].mention), reach)  # fmt: skip
+                             anchor_kind(qa, self.kg, anchor, mention), reach,
+                             anchor_forms(qa, self.kg, anchor, mention))  # fmt: skip
         for i, p in enumerate(plans):  # the judge reads these (core.path_fit.explain)
             side = [r for _, r, _ in p.constraints] + [f.relation for f in p.filters]
             qa._cache.setdefault(explain_key(anchor, p.hops, side, used), (fits, i))
