@@ -3290,6 +3290,27 @@ def test_a_walk_may_pass_through_the_topic_to_the_value_how_old_asks_for(
         "national team", "captain", "age"] and not off_path  # fmt: skip
 
 
+def test_a_walk_may_pass_through_the_topic_to_the_value_the_noun_asked_about_names(
+        tmp_path: Path) -> None:  # fmt: skip
+    """ "What shirt number does X's club captain wear?", X being that captain (own wordings,
+    fourth batch, football): the noun asked about names the value the last hop reaches, as
+    "how old" names an age, so the walk goes on from X to his own number — before, it failed
+    there and no answer was given (on the dev KB a walk over X's teammates answered theirs)."""
+    rows = []
+    for c, club in enumerate(("Red Rovers", "Blue Town", "Gold United")):
+        for i, first in enumerate(("Ari", "Ben", "Cas")):
+            player = f"{first} {club.split()[0]}man"
+            rows += [(player, "plays for club", club),
+                     (player, "shirt number", str(10 * c + i + 2)),
+                     (player, "position", ("keeper", "defender", "forward")[i])]  # fmt: skip
+        rows += [(club, "captain", f"Ari {club.split()[0]}man"), (club, "based in", f"City {c}")]
+    engine = _imported(tmp_path, "clubs", rows)
+    for who in ("Ari Redman", "Ben Redman"):  # the captain himself, and a teammate
+        trace = engine.ask(f"What shirt number does {who}'s club captain wear?", kb="clubs")
+        assert trace.answer_labels == ["2"], who
+        assert evidence_path(trace) == "plays for club → captain → shirt number"
+
+
 @pytest.mark.slow  # imports a dev KB
 def test_a_type_noun_naming_another_relation_that_reaches_the_same_kind_fits(
         tmp_path: Path) -> None:  # fmt: skip
