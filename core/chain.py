@@ -159,7 +159,7 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
             # subject, a hop of its own however weakly it names one ("where does X's CEO *work*")
         else:  # "who did X's wife have *as kids*": what follows the verb after the subject
             predicate = set(range(j, n))
-    clause = _subject_clause(qa.words, topic) if not parts else None
+    clause = subject_clause(qa.words, topic) if not parts else None
     heads = [clause[0]] if clause else _linked_heads(qa, topic) if not parts else []
     if heads:
         # "the *head* of the *company* that builds X", "the *team* (that) X plays for": the
@@ -433,7 +433,7 @@ def _of_parts(qa: QuestionAnalysis, topic: EntityMention, needy: set[int],
 CLAUSE_PRONOUNS = frozenset("that who which whom".split())
 
 
-def _subject_clause(words: list[str], topic: EntityMention) -> tuple[set[int], int] | None:
+def subject_clause(words: list[str], topic: EntityMention) -> tuple[set[int], int] | None:
     """The noun phrase a relative clause whose subject is the topic says something of, and
     the token after the clause: "the *team* (that) X plays for", "the *firm* X works for is
     based in …". The clause is the topic, one verb and its stranded prepositions, then the

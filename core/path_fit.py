@@ -37,7 +37,14 @@ from core.analysis import (
     verb_form,
     whole_names,
 )
-from core.chain import chain_length, chain_tokens, order_ranks, possessive_parts, role_verbs
+from core.chain import (
+    chain_length,
+    chain_tokens,
+    order_ranks,
+    possessive_parts,
+    role_verbs,
+    subject_clause,
+)
 from core.kg.semantics import RelationSemantics, semantics_for
 from core.kg.store import KnowledgeGraph
 from core.text import STOPWORDS, word_forms
@@ -352,7 +359,15 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     # a path it is the way on ("who starred in films for the *writer* of X")
     echoes = np.zeros(n, np.int64)
     cued = np.zeros(n, np.int64)  # walks back over a named hop, when a cue asks for others
-    namers = (names_on_path >= PLACE_NAMES).sum(axis=0)  # (n, K)
+    # the words of one place: a head noun and the verb of the clause said of it with the
+    # topic ("the *awards* that X *won*" name one hop, X's awards, however both name it)
+    mates = np.zeros(len(qa.words) + 1, bool)
+    clause = subject_clause(qa.words, used[0]) if used else None
+    if clause is not None:
+        mates[[*clause[0], used[0].end]] = True
+    naming = names_on_path >= PLACE_NAMES  # (w, n, K)
+    mate_rows = mates[np.asarray(qa.word_tokens)[rows]]
+    namers = naming.sum(axis=0) - np.maximum(naming[mate_rows].sum(axis=0) - 1, 0)  # (n, K)
     back = sem.walks_back
     hops_n = (paths >= 0).sum(axis=1)
     chain = chain_length(qa, used[0]) if used else 0
@@ -364,7 +379,8 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
             continue
         is_back = real & back[paths[:, j - 1], paths[:, j]]
         # a hop named by the same word as the hop it walks back over is explained by shape
-        same_word = word_at[:, j] == word_at[:, j - 1]
+        same_word = (word_at[:, j] == word_at[:, j - 1]) | (mates[word_at[:, j]]
+                                                            & mates[word_at[:, j - 1]])
         by_shape = is_back & named[:, j - 1] & (~named[:, j] | same_word)
         shares += by_shape.astype(np.int64)
         # (not back over a relation that is its own inverse: "X's *rivals*" are X's

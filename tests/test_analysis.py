@@ -3311,6 +3311,25 @@ def test_a_walk_may_pass_through_the_topic_to_the_value_the_noun_asked_about_nam
         assert evidence_path(trace) == "plays for club → captain → shirt number"
 
 
+def test_a_head_noun_and_the_verb_of_its_clause_are_one_place(tmp_path: Path) -> None:
+    """ "What bodies hand out the *awards* X *received*": the noun and the verb of the clause
+    said of it with the topic name one hop (X's awards), however both name `award received`
+    — so a walk back over it (the other winners of X's awards) has no word of its own and is
+    an echo, and the awards' givers answer (science tuning; before, the other winners did)."""
+    awards = {"Gold Quill": "Royal Letters Society", "Blue Prism": "Optics Guild",
+              "Iron Key": "Royal Letters Society", "Star Medal": "Optics Guild"}  # fmt: skip
+    people = ["Ann Roe", "Bo Lind", "Cy Marsh", "Di Kerr", "Ed Vance", "Flo Hart"]
+    rows = [(p, "award received", a) for i, p in enumerate(people)
+            for a in list(awards)[i % 4 : i % 4 + 2]]  # fmt: skip
+    rows += [(p, "employer", ("North College", "South College")[i % 2])
+             for i, p in enumerate(people)]  # fmt: skip
+    rows += [(a, "awarded by", body) for a, body in awards.items()]
+    rows += [("Royal Letters Society", "based in", "Leeds"), ("Optics Guild", "based in", "York")]
+    engine = _imported(tmp_path, "awards", rows)
+    trace = engine.ask("What bodies hand out the awards Ann Roe received?", kb="awards")
+    assert sorted(trace.answer_labels) == ["Optics Guild", "Royal Letters Society"]
+
+
 @pytest.mark.slow  # imports a dev KB
 def test_a_type_noun_naming_another_relation_that_reaches_the_same_kind_fits(
         tmp_path: Path) -> None:  # fmt: skip
