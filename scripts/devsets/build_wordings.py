@@ -17,7 +17,7 @@ The wordings were written on 2026-12-07 by the person who then changed the engin
 check capabilities; they are not an unseen measure. A second batch (each KB's last
 templates) was written in the thirty-fourth session before it was first run; its first
 figures are in the README ("Dev sets", thirty-fourth session); so was a third (after it),
-in the thirty-fifth session, and a fourth in the thirty-sixth.
+in the thirty-fifth session, a fourth in the thirty-sixth and a fifth in the thirty-seventh.
 """
 
 from __future__ import annotations
@@ -108,6 +108,17 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("who lives in {x}", "^place_of_residence"),
         ("in which year did {x}'s wife die", "spouse[gender=female]>year_of_death"),
         ("what do {x}'s parents do for work", "parent>profession"),
+        # fifth batch (thirty-seventh session), written before it was first run
+        ("who did {x}'s daughter marry", "child[gender=female]>spouse"),
+        ("what is the religion of the man {x} is married to", "spouse[gender=male]>religion"),
+        ("in which city does {x}'s son live", "child[gender=male]>place_of_residence"),
+        ("what year was {x}'s grandmother born", "parent>parent[gender=female]>year_of_birth"),
+        ("name the people who work for {x}", "^employer"),
+        ("which languages are spoken by {x}'s in-laws", "spouse>parent>languages_spoken"),
+        ("where did the brother of {x} study", "sibling[gender=male]>education"),
+        ("what caused the death of {x}'s mother", "parent[gender=female]>cause_of_death"),
+        ("which country was {x}'s spouse born in", "spouse>place_of_birth>located_in"),
+        ("what ethnicity is {x}'s father", "parent[gender=male]>ethnicity"),
     ],
     "football": [
         ("who manages the club {x} plays for", "playsForClub>manager"),
@@ -158,6 +169,18 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("which nation does {x} play international football for", "nationalTeam"),
         ("which clubs did {x}'s captain play for before", "captain>formerClub"),
         ("who are the players at {x}", "^playsForClub"),
+        # fifth batch (thirty-seventh session), written before it was first run
+        ("who plays for the club managed by {x}", "^manager>^playsForClub"),
+        ("which position does the captain of {x} play", "captain>position"),
+        ("what is the capacity of the ground where {x} play their home matches",
+         "homeStadium>capacity"),
+        ("which city is {x}'s home stadium in", "homeStadium>stadiumCity"),
+        ("which league does the club that {x} used to play for compete in", "formerClub>league"),
+        ("what nationality is the manager of {x}", "manager>coachNationality"),
+        ("who is the head coach of the national team {x} plays for", "nationalTeam>headCoach"),
+        ("how tall is the captain of {x}", "captain>heightCm"),
+        ("in what year was {x}'s former club founded", "formerClub>foundedYear"),
+        ("which players used to play for {x}", "^formerClub"),
     ],
     "business": [
         ("who makes {x}", "manufacturer"),
@@ -214,6 +237,16 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("what currency is used where {x} has its headquarters",
          "headquarters_location>located_in>currency"),
         ("who runs the companies that {x} owns", "subsidiary>chief_executive_officer"),
+        # fifth batch (thirty-seventh session), written before it was first run
+        ("in which city are {x}'s headquarters", "headquarters_location"),
+        ("what does {x} produce", "product_or_material_produced"),
+        ("which company is {x} a subsidiary of", "parent_organization"),
+        ("who are {x}'s rivals", "competitor"),
+        ("where was the founder of {x} born", "founded_by>place_of_birth"),
+        ("which industry is {x}'s competitor in", "competitor>industry"),
+        ("who sits on the board of the company that makes {x}", "manufacturer>board_member"),
+        ("when was {x}'s parent company founded", "parent_organization>inception"),
+        ("which university did the chairperson of {x} go to", "chairperson>educated_at"),
     ],
     "music": [
         ("who produced {x}", "produced by"),
@@ -266,6 +299,16 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("when was {x} first held", "first held"),
         ("who founded the label that released {x}", "released on label>founder"),
         ("what band did {x} use to be in", "former member of"),
+        # fifth batch (thirty-seventh session), written before it was first run
+        ("which label is {x} signed to", "^performer>released on label"),
+        ("who sings lead for {x}", "lead vocalist"),
+        ("what instrument does {x} play", "plays instrument"),
+        ("which city is the studio where {x} was recorded in", "recorded at>venue city"),
+        ("which country is {x} a citizen of", "citizen of"),
+        ("in what year did {x}'s band form", "member of>formation year"),
+        ("who headlined {x}", "headliner"),
+        ("what genre is the band that recorded {x}", "performer>genre"),
+        ("where is the label that released {x} based", "released on label>label headquarters"),
     ],
     "science": [
         ("who funds {x}", "funded_by"),
@@ -323,6 +366,17 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("in which country was {x} born", "born_in>located_in"),
         ("who received {x}", "^award_received"),
         ("which scientists died in {x}", "^died_in"),
+        # fifth batch (thirty-seventh session), written before it was first run
+        ("what is {x}'s research field", "field_of_work"),
+        ("which institution employs {x}'s collaborator", "collaborator>employer"),
+        ("where was {x}'s doctoral supervisor born", "doctoral_advisor>born_in"),
+        ("which papers did {x} write", "author_of"),
+        ("in which journal was {x} published", "published_in"),
+        ("who are the students that {x} supervised", "^doctoral_advisor"),
+        ("what is the h-index of {x}'s advisor", "doctoral_advisor>h_index"),
+        ("which organisation is {x} a member of", "member_of"),
+        ("which country is the institution {x} works at in", "employer>located_in>located_in"),
+        ("who is married to {x}", "spouse"),
     ],
 }
 
