@@ -1567,9 +1567,10 @@ def verb_form(word: str) -> bool:
 
 def _stranded(words: list[str], k: int) -> bool:
     """Is token k a preposition of place left at the end, its object the question's fronted
-    phrase ("which city does X work *in*")? Not "to", "for", "on", which end phrasal verbs as
-    often ("go to": attend, "work on": exert effort)."""
-    return words[k] in ("in", "at") and not any(words[k + 1 :])
+    phrase ("which city does X work *in*"), or a clause's before the question's own ("which
+    country is the institution X works *at* in")? Not "to", "for", "on", which end phrasal
+    verbs as often ("go to": attend, "work on": exert effort)."""
+    return words[k] in ("in", "at") and not any(w and w not in STRANDABLE for w in words[k + 1 :])
 
 
 def _choices(words: list[str], names: set[int]) -> tuple[str, ...]:

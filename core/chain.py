@@ -170,9 +170,13 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         # X", `_said_before`) — one more
         chain = _of_parts(qa, topic, needy, heads)
         after = set(range(clause[1], n)) if clause else _predicate_after(qa, topic)
+        # (a second stranded preposition after the clause verb's own is the question's:
+        # "which country is [the institution X works at] *in*" — a hop beyond the head)
+        stranded = words[topic.end + 1 : clause[1]] if clause else []
         length = len(chain) + bool(after & needy or _said_before(qa, needy, chain)
                                    or _in_before(qa, chain[-1])
-                                   or len(chain) == 1 and _verb_before(qa, chain[0]) & content)
+                                   or len(chain) == 1 and _verb_before(qa, chain[0]) & content
+                                   or len(stranded) >= 2 and stranded[-1] in _LOCATIVES)
         qa._cache[key] = length
         return length
     of_chain = _of_parts(qa, topic, needy)

@@ -3330,6 +3330,25 @@ def test_a_head_noun_and_the_verb_of_its_clause_are_one_place(tmp_path: Path) ->
     assert sorted(trace.answer_labels) == ["Optics Guild", "Royal Letters Society"]
 
 
+def test_a_clause_verb_before_two_stranded_prepositions_is_read_as_a_verb(
+        tmp_path: Path) -> None:  # fmt: skip
+    """ "which country is the institution X *works at in*": "at" is the clause's, stranded
+    before the question's own "in", so "works at" is no dictionary phrase (WordNet's "work
+    at": exert effort) and "works" reads as being employed; and the second preposition is a
+    hop beyond the clause's head (`chain_length` 2). Before, X's citizenship answered,
+    verified. (Own wordings, fifth batch, on the science dev KB: a KB written here let a
+    walk over X's colleagues win instead.)"""
+    from tests.test_lexnet import engine_over
+
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "science" / "kb.tsv"
+    engine = engine_over(tmp_path, dev_kb, "science")
+    question = "which country is the institution Philippa Cartwright works at in"
+    qa = analyse(question, engine.kg("science"))
+    assert chain_length(qa, qa.entities[0]) == 2
+    trace = engine.ask(question, kb="science")
+    assert evidence_path(trace) == "employer → located in → located in"
+
+
 @pytest.mark.slow  # imports a dev KB
 def test_a_type_noun_naming_another_relation_that_reaches_the_same_kind_fits(
         tmp_path: Path) -> None:  # fmt: skip
