@@ -3293,7 +3293,7 @@ def test_a_walk_may_pass_through_the_topic_to_the_value_how_old_asks_for(
 def test_a_walk_may_pass_through_the_topic_to_the_value_the_noun_asked_about_names(
         tmp_path: Path) -> None:  # fmt: skip
     """ "What shirt number does X's club captain wear?", X being that captain (own wordings,
-    fourth batch, football): the noun asked about names the value the last hop reaches, as
+    third batch, football): the noun asked about names the value the last hop reaches, as
     "how old" names an age, so the walk goes on from X to his own number — before, it failed
     there and no answer was given (on the dev KB a walk over X's teammates answered theirs)."""
     rows = []
