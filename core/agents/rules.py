@@ -490,11 +490,10 @@ class RuleAgent:
         # (a last hop onto the value "how old" or "when" asks for is the question word's own:
         # "how old is the captain of X's club", X that captain; so is one onto a value the
         # noun asked about names: "what *shirt number* does X's club captain wear")
-        kind = sem.kinds[sem.code[rel]]
-        focus = qa.answer.focus
+        kind, focus = sem.kinds[sem.code[rel]], qa.focus_row
         valued = direction == "out" and (kind in literal_kinds(qa) or (
-            kind != "entity" and focus in qa.word_tokens
-            and qa.role_names[qa.word_tokens.index(focus), 2 * sem.code[rel]] >= HOP_EXPLAINED))
+            kind != "entity" and focus is not None
+            and qa.role_names[focus, 2 * sem.code[rel]] >= HOP_EXPLAINED))
         if hop_i == 0 or len(plan.hops) > chain_length(qa, plan.mention) + valued:
             return False
         before, this = role_codes(sem, plan.hops[hop_i - 1 : hop_i + 1])
