@@ -43,6 +43,7 @@ from core.chain import (
     order_ranks,
     possessive_parts,
     role_verbs,
+    stranded_hop,
     subject_clause,
 )
 from core.kg.semantics import RelationSemantics, semantics_for
@@ -371,6 +372,8 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     back = sem.walks_back
     hops_n = (paths >= 0).sum(axis=1)
     chain = chain_length(qa, used[0]) if used else 0
+    # (the hops a part of the grammar names: a preposition left at the end names none)
+    named_parts = chain - stranded_hop(qa, used[0]) if used else 0
     kind, best_kind, focus_at = asked_kind(qa, paths)
     for j in range(k):
         real = paths[:, j] >= 0
@@ -397,7 +400,8 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         # ... or of the kind the noun asked about is the dictionary's genus of ("what *teams*
         # make up the league X is in": clubs, each "a team of …")
         asked |= on_genus & (j == hops_n - 1)
-        echo = by_shape & same_word & (namers[:, j] < 2) & final & (hops_n > chain) & ~asked
+        echo = by_shape & same_word & (namers[:, j] < 2) & final & (hops_n > named_parts) \
+            & ~asked
         if echo.any():
             # (nor where another word, not the one asked about, names what the walk passes:
             # "who *performed* the *albums* by X" is X — the walk back is what it says)

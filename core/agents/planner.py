@@ -56,7 +56,7 @@ from core.path_fit import (
     kind_on_path,
     path_reach,
 )
-from core.text import MARKED_MODIFIERS, is_plural, says_now, word_forms, word_senses
+from core.text import MARKED_MODIFIERS, is_plural, word_forms, word_senses
 from core.textmodel import sentence_model
 
 Hop = tuple[str, str]  # (relation id, "out" | "in")
@@ -308,7 +308,7 @@ class Planner:
         scores = (self.linear if first_stage else self.ranker).scores(x[best])
         order = rank_order(scores, x[best, COVERAGE], hops[best], x[best, UNMARKED] > 0)
         if not first_stage:
-            order = _read_by_context(order, scores, x[best], says_now(qa.words),
+            order = _read_by_context(order, scores, x[best],
                                      self._of_asked_kind(qa, [candidates[i] for i in best]),
                                      qa.asks_for_others)
             order = _explains_far_more(order, scores, x[best])
@@ -1252,20 +1252,20 @@ def padded(paths: list) -> np.ndarray:
 
 
 def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
-                     now: bool = False, kinds: np.ndarray | None = None,
+                     kinds: np.ndarray | None = None,
                      others: bool = False) -> np.ndarray:  # fmt: skip
     """Where no word names the leader's relations well (its `min_support` under NAMED_AT),
     its lead rests on weak word matches; a plan close behind (CONTEXT_MARGIN) that the
     contextual encoder reads clearly better (CONTEXT_LEAD) goes first ("what does X do *for a
     living*": the static vectors put "living" nearest residence, the encoder reads the
-    profession). Where the question speaks of the present (`now`), not one over a relation
-    whose marked modifier it does not say, more than the leader ("what team is X on *these
-    days*": the encoder reads `former club` closer; "every team X has *left*" it reads
-    rightly). Nor one whose answers are not of the kind the noun asked about names where the
-    leader's are (`kinds`, per plan: "which *teams* come from X" read as the clubs' leagues).
-    Nor, where the question asks for others (`others`: "who did X write papers *with*"), one
-    with fewer walks back over a named hop than the leader (`cued_shapes`: X's papers' other
-    authors, not X's papers)."""
+    profession). Not one over a relation whose marked modifier the question does not say,
+    more than the leader: the encoder's reading is no evidence of a modifier ("what team is X
+    on *these days*", "which town is X's *team* from": it reads `former club` closer; "every
+    team X has *left*" it reads rightly, and says the modifier). Nor one whose answers are
+    not of the kind the noun asked about names where the leader's are (`kinds`, per plan:
+    "which *teams* come from X" read as the clubs' leagues). Nor, where the question asks for
+    others (`others`: "who did X write papers *with*"), one with fewer walks back over a
+    named hop than the leader (`cued_shapes`: X's papers' other authors, not X's papers)."""
     lead = order[0]
     if x[lead, SUPPORT] >= NAMED_AT:
         return order
@@ -1273,7 +1273,7 @@ def _read_by_context(order: np.ndarray, scores: np.ndarray, x: np.ndarray,
              and x[i, CONTEXT] >= x[lead, CONTEXT] + CONTEXT_LEAD
              and (x[i, UNEXPLAINED] <= x[lead, UNEXPLAINED] or x[i, HOPS] <= x[lead, HOPS]
                   or x[i, COVERAGE] >= x[lead, COVERAGE] + CONTEXT_COVERAGE)
-             and not (now and x[i, UNMARKED] > x[lead, UNMARKED])
+             and not x[i, UNMARKED] > x[lead, UNMARKED]
              and (kinds is None or kinds[i] or not kinds[lead])
              and not (others and x[i, CUED] < x[lead, CUED])]  # fmt: skip
     if not close:
