@@ -17,7 +17,8 @@ The wordings were written on 2026-12-07 by the person who then changed the engin
 check capabilities; they are not an unseen measure. A second batch (each KB's last
 templates) was written in the thirty-fourth session before it was first run; its first
 figures are in the README ("Dev sets", thirty-fourth session); so was a third (after it),
-in the thirty-fifth session, a fourth in the thirty-sixth and a fifth in the thirty-seventh.
+in the thirty-fifth session, a fourth in the thirty-sixth, a fifth in the thirty-seventh and a
+sixth in the thirty-eighth.
 """
 
 from __future__ import annotations
@@ -119,6 +120,19 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("what caused the death of {x}'s mother", "parent[gender=female]>cause_of_death"),
         ("which country was {x}'s spouse born in", "spouse>place_of_birth>located_in"),
         ("what ethnicity is {x}'s father", "parent[gender=male]>ethnicity"),
+        # sixth batch (thirty-eighth session), written before it was first run
+        ("what nationality is {x}'s mother-in-law", "spouse>parent[gender=female]>nationality"),
+        ("who are {x}'s sons", "child[gender=male]"),
+        ("what does {x}'s sister do", "sibling[gender=female]>profession"),
+        ("which city was {x}'s husband born in", "spouse[gender=male]>place_of_birth"),
+        ("what language is spoken in the country {x} comes from", "nationality>official_language"),
+        ("which company is {x}'s brother employed by", "sibling[gender=male]>employer"),
+        ("what religion are {x}'s parents", "parent>religion"),
+        ("in which year was {x}'s father born", "parent[gender=male]>year_of_birth"),
+        ("who is the spouse of {x}'s son", "child[gender=male]>spouse"),
+        ("which university did {x}'s daughter attend", "child[gender=female]>education"),
+        ("where is the headquarters of the company {x}'s wife works for",
+         "spouse[gender=female]>employer>headquartered_in"),
     ],
     "football": [
         ("who manages the club {x} plays for", "playsForClub>manager"),
@@ -181,6 +195,18 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("how tall is the captain of {x}", "captain>heightCm"),
         ("in what year was {x}'s former club founded", "formerClub>foundedYear"),
         ("which players used to play for {x}", "^formerClub"),
+        # sixth batch (thirty-eighth session), written before it was first run
+        ("which club does {x} currently play for", "playsForClub"),
+        ("who is the boss at {x}", "manager"),
+        ("what is the name of {x}'s home ground", "homeStadium"),
+        ("in which city does {x}'s club play", "playsForClub>basedIn"),
+        ("what position does {x}'s captain play", "captain>position"),
+        ("which national team does {x} coach", "^headCoach"),
+        ("how many spectators does {x}'s ground hold", "homeStadium>capacity"),
+        ("where was the captain of {x} born", "captain>birthCity"),
+        ("which league does {x} compete in", "league"),
+        ("what shirt number does the captain of {x} wear", "captain>shirtNumber"),
+        ("who manages {x}'s former club", "formerClub>manager"),
     ],
     "business": [
         ("who makes {x}", "manufacturer"),
@@ -247,6 +273,17 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("who sits on the board of the company that makes {x}", "manufacturer>board_member"),
         ("when was {x}'s parent company founded", "parent_organization>inception"),
         ("which university did the chairperson of {x} go to", "chairperson>educated_at"),
+        # sixth batch (thirty-eighth session), written before it was first run
+        ("who is the boss of {x}", "chief_executive_officer"),
+        ("which firm owns {x}", "parent_organization"),
+        ("what subsidiaries does {x} have", "subsidiary"),
+        ("where is {x}'s parent company based", "parent_organization>headquarters_location"),
+        ("how many people does {x} employ", "number_of_employees"),
+        ("what industry does the maker of {x} work in", "manufacturer>industry"),
+        ("who founded {x}'s rival", "competitor>founded_by"),
+        ("which country is {x}'s CEO from", "chief_executive_officer>country_of_citizenship"),
+        ("where did the founder of {x} go to college", "founded_by>educated_at"),
+        ("when was the company that makes {x} founded", "manufacturer>inception"),
     ],
     "music": [
         ("who produced {x}", "produced by"),
@@ -309,6 +346,17 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("who headlined {x}", "headliner"),
         ("what genre is the band that recorded {x}", "performer>genre"),
         ("where is the label that released {x} based", "released on label>label headquarters"),
+        # sixth batch (thirty-eighth session), written before it was first run
+        ("who are the members of {x}", "^member of"),
+        ("who produced the albums of {x}", "^performer>produced by"),
+        ("which label is {x}'s album on", "^performer>released on label"),
+        ("where was the lead singer of {x} born", "lead vocalist>born in"),
+        ("what year did {x} come out", "release year"),
+        ("which band recorded {x}", "performer"),
+        ("who founded the record label {x}", "founder"),
+        ("where is {x}'s label headquartered", "released on label>label headquarters"),
+        ("what instruments does {x}'s lead singer play", "lead vocalist>plays instrument"),
+        ("which bands were influenced by {x}", "^influenced by"),
     ],
     "science": [
         ("who funds {x}", "funded_by"),
@@ -377,6 +425,17 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("which organisation is {x} a member of", "member_of"),
         ("which country is the institution {x} works at in", "employer>located_in>located_in"),
         ("who is married to {x}", "spouse"),
+        # sixth batch (thirty-eighth session), written before it was first run
+        ("who was {x}'s PhD supervisor", "doctoral_advisor"),
+        ("which prizes has {x} won", "award_received"),
+        ("where did {x} get their degree", "educated_at"),
+        ("in which city is {x}'s employer", "employer>located_in"),
+        ("what is the h-index of {x}", "h_index"),
+        ("who funds the project led by {x}", "^principal_investigator>funded_by"),
+        ("where did {x}'s advisor study", "doctoral_advisor>educated_at"),
+        ("which researchers work at {x}", "^employer"),
+        ("when was {x} born", "birth_year"),
+        ("what nationality is {x}'s collaborator", "collaborator>country_of_citizenship"),
     ],
 }
 
