@@ -928,9 +928,13 @@ def _asks_for_peers(words: list[str], focus: int | None, names: set[int] = froze
         if _other_cue(words[focus]) or (_other_cue(before) and before not in _ADDITIVE_CUES):
             return True
         if words[focus] in ("who", "whom"):  # "who works *alongside* X at the *same* firm":
+            copula = focus + 1 < len(words) and words[focus + 1] in COPULAS
             for k in range(focus + 1, len(words)):  # a cue in the clause the question opens
                 if words[k] in RELATIVE_PRONOUNS:
                     break  # ("who directed the films that *share* actors with X")
+                if words[k - 1] == "'s" and not copula:
+                    continue  # ("who founded X's *rival*": the rival is met on the way; "who
+                    # are X's *teammates*" says what the answers are)
                 if k not in names and _other_cue(words[k]) and words[k] not in _ADDITIVE_CUES:
                     return True
     return any(w == "else" and words[i - 1] in WH_WORDS for i, w in enumerate(words) if i > 0)

@@ -4892,3 +4892,20 @@ def test_a_preposition_left_at_the_end_of_a_possessive_chain_is_a_hop(
     qa = analyse(question, engine.kg("football"))
     assert chain_length(qa, qa.entities[0]) == hops
     assert evidence_path(engine.ask(question, kb="football")) == path
+
+
+def test_a_cue_possessed_after_a_verb_of_who_asks_for_no_peers(tmp_path: Path) -> None:
+    """ "who founded X's *rival*": the rival is met on the way (X's competitor, then its
+    founder), not what "who" asks for — a founder is no company like X, so a plan ending on
+    X's kind had to win (the walk to the companies sharing the rival's founder). After a
+    copula, "who are X's *rivals*", the cue says what the answers are. (Own wordings, sixth
+    batch, on the business dev KB.)"""
+    rows = [("Acme Works", "competitor", "Bolt Forge"), ("Bolt Forge", "competitor", "Acme Works"),
+            ("Acme Works", "founded by", "Ada Lind"), ("Bolt Forge", "founded by", "Ben Ray"),
+            ("Crest Mills", "founded by", "Ben Ray"), ("Crest Mills", "competitor", "Dune Labs"),
+            ("Dune Labs", "founded by", "Di Park"), ("Dune Labs", "competitor", "Crest Mills")]
+    engine = _imported(tmp_path, "rivals", rows)
+    kg = engine.kg("rivals")
+    assert not analyse("who founded Acme Works's rival", kg).asks_for_peers
+    assert analyse("who are Acme Works's rivals", kg).asks_for_peers
+    assert engine.ask("who founded Acme Works's rival", kb="rivals").answer_labels == ["Ben Ray"]
