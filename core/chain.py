@@ -6,6 +6,8 @@ path (`order_ranks`). English grammar only; no KB's relation names.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from core import lexnet
@@ -159,6 +161,17 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
             # subject, a hop of its own however weakly it names one ("where does X's CEO *work*")
         else:  # "who did X's wife have *as kids*": what follows the verb after the subject
             predicate = set(range(j, n))
+    if parts and not verb:
+        # "the headquarters of the company [X's wife] works for": the possessive chain is the
+        # subject of a relative clause — its parts, then the clause read from the phrase
+        t = last_part + 1
+        while t < n and words[t].isalpha() and words[t] not in STOPWORDS:
+            subject = replace(topic, end=t)
+            if subject_clause(words, subject) is not None:
+                length = parts + chain_length(qa, subject)
+                qa._cache[key] = length
+                return length
+            t += 1
     clause = subject_clause(qa.words, topic) if not parts else None
     heads = [clause[0]] if clause else _linked_heads(qa, topic) if not parts else []
     if heads:

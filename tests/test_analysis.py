@@ -4909,3 +4909,21 @@ def test_a_cue_possessed_after_a_verb_of_who_asks_for_no_peers(tmp_path: Path) -
     assert not analyse("who founded Acme Works's rival", kg).asks_for_peers
     assert analyse("who are Acme Works's rivals", kg).asks_for_peers
     assert engine.ask("who founded Acme Works's rival", kb="rivals").answer_labels == ["Ben Ray"]
+
+
+@pytest.mark.parametrize(
+    ("question", "hops"),
+    [("where is the headquarters of the company Ann Lee's wife works for", 3),
+     ("where is the headquarters of the company that Ann Lee's wife works for", 3),
+     ("what is the company Ann Lee's brother's wife works for", 3),
+     # ... not where no noun phrase stands before the chain ("where did X's wife study")
+     ("where did Ann Lee's wife study", 2)],
+)  # fmt: skip
+def test_a_possessive_chain_as_the_subject_of_a_relative_clause_is_read_whole(
+        family, question: str, hops: int) -> None:  # fmt: skip
+    """ "the headquarters of the company [X's wife] works for": the possessive chain is the
+    clause's subject — a hop per part, then the clause's head and the "of" part around it
+    (the family own wordings' sixth batch counted two, and walked from X's own employer)."""
+    qa = analyse(question, family.kg("family"))
+    topic = next(m for m in qa.entities if m.text == "Ann Lee")
+    assert chain_length(qa, topic) == hops
