@@ -17,8 +17,8 @@ The wordings were written on 2026-12-07 by the person who then changed the engin
 check capabilities; they are not an unseen measure. A second batch (each KB's last
 templates) was written in the thirty-fourth session before it was first run; its first
 figures are in the README ("Dev sets", thirty-fourth session); so was a third (after it),
-in the thirty-fifth session, a fourth in the thirty-sixth, a fifth in the thirty-seventh and a
-sixth in the thirty-eighth.
+in the thirty-fifth session, a fourth in the thirty-sixth, a fifth in the thirty-seventh, and a
+sixth and a seventh (walks out and back to the topic's peers) in the thirty-eighth.
 """
 
 from __future__ import annotations
@@ -133,6 +133,12 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("which university did {x}'s daughter attend", "child[gender=female]>education"),
         ("where is the headquarters of the company {x}'s wife works for",
          "spouse[gender=female]>employer>headquartered_in"),
+        # seventh batch (thirty-eighth session): walks out and back to the topic's peers,
+        # written before it was first run
+        ("who works at the same company as {x}", "employer>^employer-self"),
+        ("who else lives in the city {x} lives in", "place_of_residence>^place_of_residence-self"),
+        ("which people went to the same university as {x}", "education>^education-self"),
+        ("who was born in the same city as {x}", "place_of_birth>^place_of_birth-self"),
     ],
     "football": [
         ("who manages the club {x} plays for", "playsForClub>manager"),
@@ -207,6 +213,13 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("which league does {x} compete in", "league"),
         ("what shirt number does the captain of {x} wear", "captain>shirtNumber"),
         ("who manages {x}'s former club", "formerClub>manager"),
+        # seventh batch (thirty-eighth session): walks out and back to the topic's peers,
+        # written before it was first run
+        ("which other clubs play in {x}'s league", "league>^league-self"),
+        ("who are {x}'s teammates", "playsForClub>^playsForClub-self"),
+        ("who plays for the same national team as {x}", "nationalTeam>^nationalTeam-self"),
+        ("which players were born in the same city as {x}", "birthCity>^birthCity-self"),
+        ("which clubs does {x} share a league with", "league>^league-self"),
     ],
     "business": [
         ("who makes {x}", "manufacturer"),
@@ -284,6 +297,13 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("which country is {x}'s CEO from", "chief_executive_officer>country_of_citizenship"),
         ("where did the founder of {x} go to college", "founded_by>educated_at"),
         ("when was the company that makes {x} founded", "manufacturer>inception"),
+        # seventh batch (thirty-eighth session): walks out and back to the topic's peers,
+        # written before it was first run
+        ("which other companies did {x}'s founders start", "founded_by>^founded_by-self"),
+        ("which firms are headquartered in the same city as {x}",
+         "headquarters_location>^headquarters_location-self"),
+        ("which other companies are in the same industry as {x}", "industry>^industry-self"),
+        ("which companies share a founder with {x}", "founded_by>^founded_by-self"),
     ],
     "music": [
         ("who produced {x}", "produced by"),
@@ -357,6 +377,14 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("where is {x}'s label headquartered", "released on label>label headquarters"),
         ("what instruments does {x}'s lead singer play", "lead vocalist>plays instrument"),
         ("which bands were influenced by {x}", "^influenced by"),
+        # seventh batch (thirty-eighth session): walks out and back to the topic's peers,
+        # written before it was first run
+        ("who are {x}'s bandmates", "member of>^member of-self"),
+        ("which other songs are on the same album as {x}", "track of>^track of-self"),
+        ("which albums came out on the same label as {x}",
+         "released on label>^released on label-self"),
+        ("which other bands were formed in the same city as {x}", "formed in>^formed in-self"),
+        ("which albums share a producer with {x}", "produced by>^produced by-self"),
     ],
     "science": [
         ("who funds {x}", "funded_by"),
@@ -436,6 +464,15 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("which researchers work at {x}", "^employer"),
         ("when was {x} born", "birth_year"),
         ("what nationality is {x}'s collaborator", "collaborator>country_of_citizenship"),
+        # seventh batch (thirty-eighth session): walks out and back to the topic's peers,
+        # written before it was first run
+        ("who else was supervised by {x}'s doctoral advisor",
+         "doctoral_advisor>^doctoral_advisor-self"),
+        ("who are {x}'s co-authors", "author_of>^author_of-self"),
+        ("who works at the same institution as {x}", "employer>^employer-self"),
+        ("which other labs are part of the same institution as {x}", "part_of>^part_of-self"),
+        ("which scientists share a doctoral advisor with {x}",
+         "doctoral_advisor>^doctoral_advisor-self"),
     ],
 }
 
@@ -461,14 +498,16 @@ def read_kb(folder: Path) -> list[tuple[str, str, str]]:
 
 
 def walk(links: dict, start: str, path: str) -> set[str]:
-    """The nodes a path leads to from `start`."""
+    """The nodes a path leads to from `start` ("-self" at its end: all but `start`, the
+    topic's peers)."""
+    others = path.endswith("-self")
     nodes = {start}
-    for step in path.split(">"):
+    for step in path.removesuffix("-self").split(">"):
         back, rel, key, value = _STEP.match(step).groups()
         rel = ("^" if back else "") + rel
         nodes = {n for node in nodes for n in links[node].get(rel, ())
                  if key is None or value in links[n].get(key, ())}  # fmt: skip
-    return nodes
+    return nodes - {start} if others else nodes
 
 
 def build(kb: str) -> list[str]:
