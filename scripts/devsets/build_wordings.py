@@ -18,7 +18,8 @@ check capabilities; they are not an unseen measure. A second batch (each KB's la
 templates) was written in the thirty-fourth session before it was first run; its first
 figures are in the README ("Dev sets", thirty-fourth session); so was a third (after it),
 in the thirty-fifth session, a fourth in the thirty-sixth, a fifth in the thirty-seventh, and a
-sixth and a seventh (walks out and back to the topic's peers) in the thirty-eighth.
+sixth, a seventh (walks out and back to the topic's peers) and an eighth (the same walks with
+no cue for others, the topic among the answers) in the thirty-eighth.
 """
 
 from __future__ import annotations
@@ -139,6 +140,11 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("who else lives in the city {x} lives in", "place_of_residence>^place_of_residence-self"),
         ("which people went to the same university as {x}", "education>^education-self"),
         ("who was born in the same city as {x}", "place_of_birth>^place_of_birth-self"),
+        # eighth batch (thirty-eighth session): walks out and back with no cue for others,
+        # the topic among the answers ("+self"), written before it was first run
+        ("who works for {x}'s employer", "employer>^employer+self"),
+        ("who lives in {x}'s city", "place_of_residence>^place_of_residence+self"),
+        ("list the graduates of the university {x} attended", "education>^education+self"),
     ],
     "football": [
         ("who manages the club {x} plays for", "playsForClub>manager"),
@@ -220,6 +226,13 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("who plays for the same national team as {x}", "nationalTeam>^nationalTeam-self"),
         ("which players were born in the same city as {x}", "birthCity>^birthCity-self"),
         ("which clubs does {x} share a league with", "league>^league-self"),
+        # eighth batch (thirty-eighth session): walks out and back with no cue for others,
+        # the topic among the answers ("+self"), written before it was first run
+        ("which clubs are in {x}'s league", "league>^league+self"),
+        ("list the players of the club {x} plays for", "playsForClub>^playsForClub+self"),
+        ("which players does {x}'s national team have", "nationalTeam>^nationalTeam+self"),
+        ("name the clubs in the league {x} plays in", "league>^league+self"),
+        ("who is in {x}'s squad", "playsForClub>^playsForClub+self"),
     ],
     "business": [
         ("who makes {x}", "manufacturer"),
@@ -304,6 +317,12 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
          "headquarters_location>^headquarters_location-self"),
         ("which other companies are in the same industry as {x}", "industry>^industry-self"),
         ("which companies share a founder with {x}", "founded_by>^founded_by-self"),
+        # eighth batch (thirty-eighth session): walks out and back with no cue for others,
+        # the topic among the answers ("+self"), written before it was first run
+        ("what companies were started by {x}'s founders", "founded_by>^founded_by+self"),
+        ("which firms are based in {x}'s home city",
+         "headquarters_location>^headquarters_location+self"),
+        ("list the companies in {x}'s industry", "industry>^industry+self"),
     ],
     "music": [
         ("who produced {x}", "produced by"),
@@ -385,6 +404,12 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
          "released on label>^released on label-self"),
         ("which other bands were formed in the same city as {x}", "formed in>^formed in-self"),
         ("which albums share a producer with {x}", "produced by>^produced by-self"),
+        # eighth batch (thirty-eighth session): walks out and back with no cue for others,
+        # the topic among the answers ("+self"), written before it was first run
+        ("who plays in the band {x} is a member of", "member of>^member of+self"),
+        ("what tracks are on the album that has {x}", "track of>^track of+self"),
+        ("which albums did the label of {x} release", "released on label>^released on label+self"),
+        ("list the members of {x}'s band", "member of>^member of+self"),
     ],
     "science": [
         ("who funds {x}", "funded_by"),
@@ -473,6 +498,12 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("which other labs are part of the same institution as {x}", "part_of>^part_of-self"),
         ("which scientists share a doctoral advisor with {x}",
          "doctoral_advisor>^doctoral_advisor-self"),
+        # eighth batch (thirty-eighth session): walks out and back with no cue for others,
+        # the topic among the answers ("+self"), written before it was first run
+        ("who studied under {x}'s doctoral advisor", "doctoral_advisor>^doctoral_advisor+self"),
+        ("list the authors of {x}'s papers", "author_of>^author_of+self"),
+        ("who is employed at {x}'s institution", "employer>^employer+self"),
+        ("list the labs of the institution {x} belongs to", "part_of>^part_of+self"),
     ],
 }
 
@@ -499,10 +530,10 @@ def read_kb(folder: Path) -> list[tuple[str, str, str]]:
 
 def walk(links: dict, start: str, path: str) -> set[str]:
     """The nodes a path leads to from `start` ("-self" at its end: all but `start`, the
-    topic's peers)."""
+    topic's peers; "+self": all, `start` among them)."""
     others = path.endswith("-self")
     nodes = {start}
-    for step in path.removesuffix("-self").split(">"):
+    for step in path.removesuffix("-self").removesuffix("+self").split(">"):
         back, rel, key, value = _STEP.match(step).groups()
         rel = ("^" if back else "") + rel
         nodes = {n for node in nodes for n in links[node].get(rel, ())
@@ -521,7 +552,7 @@ def build(kb: str) -> list[str]:
     rows = ["question\tanswers\tqtype\tkind\thops"]
     for template, path in TEMPLATES[kb]:
         usable = [e for e in entities if (gold := walk(links, e, path)) and gold != {e}
-                  and e not in gold]  # fmt: skip
+                  and (e not in gold or path.endswith("+self"))]  # fmt: skip
         for entity in rng.sample(usable, min(PER_TEMPLATE, len(usable))):
             gold = sorted(walk(links, entity, path))
             rows.append(f"{template.format(x=entity)}\t{'|'.join(gold)}\t{path}\twording\t"
