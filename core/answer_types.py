@@ -507,6 +507,8 @@ def _asked_vector(qa: QuestionAnalysis, kg: KnowledgeGraph, sem: RelationSemanti
             vec = concept_vector(kg, wh)
         elif wh == "choice":
             vec = sem.model.embed(" ".join(qa.answer.choices))
+        elif _asks_for_people(qa):
+            vec = concept_vector(kg, "person")  # "which *graduates* …": people
         else:  # the noun asked about, read with its singular, which names the kind
             word = qa.words[qa.answer.focus]
             vec = sem.model.embed_words([word, singular(word)]).sum(axis=0)
@@ -514,6 +516,18 @@ def _asked_vector(qa: QuestionAnalysis, kg: KnowledgeGraph, sem: RelationSemanti
             vec = _with_genus(qa, sem, vec)
         qa._cache["asked-vector"] = vec
     return qa._cache["asked-vector"]
+
+
+def _asks_for_people(qa: QuestionAnalysis) -> bool:
+    """Is the noun asked about one the dictionary defines as a kind of person ("list the
+    *graduates* of …", `lexnet.names_a_person`) — the head of its phrase, not a modifier
+    of a noun after it ("which *national* team": a national is a person, a team is not)?"""
+    at, words = qa.answer.focus, qa.words
+    after = words[at + 1] if at + 1 < len(words) else ""
+    named = any(m.start <= at + 1 < m.end for m in qa.entities if m.named)
+    if after.isalpha() and after not in STOPWORDS and not named and lexnet.is_noun(after):
+        return False
+    return lexnet.names_a_person(words[at])
 
 
 def _with_genus(qa: QuestionAnalysis, sem: RelationSemantics, vec: np.ndarray) -> np.ndarray:

@@ -202,6 +202,31 @@ def defining_genera(word: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+PERSON = "n00007846"  # person, individual, someone …
+PERSON_DEPTH = 3  # definitions followed up to "a person"
+
+
+@lru_cache(maxsize=8192)
+def names_a_person(word: str) -> bool:
+    """Does the dictionary define the word's first noun sense as a kind of person, within
+    PERSON_DEPTH definitions ("graduate": *a person* who has received a degree; "employee":
+    a *worker* who …, a worker being a person)? A noun asked about that does is answered by
+    people, however its static vector reads ("graduates" sits near the universities)."""
+    found = lemmas(word)
+    ids = (_senses_of(found[0]) or {}).get("n", ()) if found else ()
+    synset = ids[0] if ids else None
+    for _ in range(PERSON_DEPTH):
+        if synset is None:
+            return False
+        if synset == PERSON:
+            return True
+        match = _GENUS_START.match(_definition(synset))
+        genus = lemmas(match[1])[:1] if match else ()
+        ids = (_senses_of(genus[0]) or {}).get("n", ()) if genus else ()
+        synset = ids[0] if ids else None
+    return synset == PERSON
+
+
 class LabelSenses(dict):
     """Synset -> weight of a label word, knowing which came from its definition's verb
     (`by_gloss`): those a question word shares only as a verb it is the form of ("lives",

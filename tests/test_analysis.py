@@ -23,7 +23,14 @@ from core.analysis import (
     undislocate,
     unfold_in_laws,
 )
-from core.answer_types import answer_fit, doer_share, hop_kind, nearest_relation, rule_type_fit
+from core.answer_types import (
+    _asks_for_people,
+    answer_fit,
+    doer_share,
+    hop_kind,
+    nearest_relation,
+    rule_type_fit,
+)
 from core.chain import chain_length
 from core.constraints import find_comparisons
 from core.engine import Engine
@@ -4927,3 +4934,26 @@ def test_a_possessive_chain_as_the_subject_of_a_relative_clause_is_read_whole(
     qa = analyse(question, family.kg("family"))
     topic = next(m for m in qa.entities if m.text == "Ann Lee")
     assert chain_length(qa, topic) == hops
+
+
+@pytest.mark.slow  # imports a dev KB
+def test_a_noun_the_dictionary_defines_as_a_person_asks_for_people(tmp_path: Path) -> None:
+    """ "list the *graduates* of the university X attended": the static vector of
+    "graduates" sits near the universities, so the walk stopped at X's university, typed as
+    what was asked; the dictionary defines a graduate as "a person who has received a
+    degree", so people are asked for — the university's graduates, X among them. Only the
+    head of its phrase: "which *national* team" asks for a team, though a national is a
+    person. (Own wordings, eighth batch, on the family dev KB.)"""
+    from core import lexnet
+
+    assert lexnet.names_a_person("graduates") and lexnet.names_a_person("employees")
+    assert not lexnet.names_a_person("universities") and not lexnet.names_a_person("team")
+    from tests.test_lexnet import engine_over
+
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "family" / "kb.tsv"
+    engine = engine_over(tmp_path, dev_kb, "family")
+    trace = engine.ask("list the graduates of the university Marta Ruiz attended", kb="family")
+    assert evidence_path(trace) == "education → education"  # (there and back)
+    assert "Marta Ruiz" in trace.answer_labels
+    qa = analyse("which national team does Marta Ruiz coach", engine.kg("family"))
+    assert not _asks_for_people(qa)
