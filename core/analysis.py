@@ -1687,7 +1687,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     by_role = np.repeat(scores, 2, axis=1)
     for rel, inverse in sem.inverse.items():
         by_role[:, 2 * sem.code[rel] + 1] = scores[:, sem.code[inverse]]
-    owned = _name_both_ways(qa, rows, lexical, scores, by_role, sem)
+    owned, articled = _name_both_ways(qa, rows, lexical, scores, by_role, sem)
     _voiced_labels(qa, rows, lexical, scores, by_role, sem, lexicon.voiced)
     patient = _verb_named(lexicon, qa.words[rows[focus]], lexical[focus], sem) \
         if focus is not None and focus not in whole else []  # fmt: skip
@@ -1729,6 +1729,10 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     for rel, inverse in sem.inverse.items():
         by_form[:, 2 * sem.code[rel] + 1] = lexical[:, sem.code[inverse]]
     _walk_backwards(by_form, owned, lexical, sem)
+    for rel in sem.inverse:  # ... and so by form ("companies with *a CEO* educated at Y")
+        c = sem.code[rel]
+        by_form[articled, 2 * c + 1] = np.maximum(by_form[articled, 2 * c + 1],
+                                                   lexical[articled, c])
     _name_variants(by_form, marked_variants)
     qa.role_lex = np.hstack([by_form, pad])
 
@@ -2161,11 +2165,12 @@ def whole_names(words: list[str], sem: RelationSemantics, end: int | None = None
 
 def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
                     scores: np.ndarray, by_role: np.ndarray,
-                    sem: RelationSemantics) -> list[int]:  # fmt: skip
+                    sem: RelationSemantics) -> tuple[list[int], list[int]]:  # fmt: skip
     """A noun said of its owner ("X's *mum*", "the *mother* of X") names one direction of a
     relation with a stored inverse: `parent` walked from X, not backwards (X's children); a
     noun the answers own by a possessive ("*whose* mother is X", "*their* parent") the other
-    direction (the rows returned). Two kinds of word name it whichever way it is walked:
+    direction (the rows returned first; second, the nouns owned by an article, below). Two
+    kinds of word name it whichever way it is walked:
     - a noun said of the answers by an article ("companies with *a CEO* educated at Y"): the
       walk from Y arrives at the owner, backwards over the relation — but "who is *a* child
       of X" is X's;
@@ -2174,7 +2179,7 @@ def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
       agent, `manufacturer` backwards; "who *manufactures* X": forwards; "the firm that
       *produces* X": `product or material produced` backwards, not only as its inverse
       `manufacturer` is named)."""
-    owned, whose = [], []
+    owned, whose, articled = [], [], []
     for row, i in enumerate(rows):
         owner = _answers_own(qa.words, i)
         if owner in _POSSESSIVES or _role_of_the_name(qa, i):
@@ -2185,6 +2190,8 @@ def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
         verb = owner is None and not is_agent_noun(qa.words[i]) and _verb_position(qa, i)
         if owner is None and not verb:
             continue
+        if owner is not None:
+            articled.append(row)
         for rel in sem.inverse:
             c = sem.code[rel]
             if owner is not None or lexical[row, c] > 0:
@@ -2196,7 +2203,7 @@ def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
     one_way = [2 * sem.code[rel] for rel in sem.rel_ids if rel not in sem.inverse]
     if whose and one_way:
         by_role[np.ix_(whose, one_way)] = np.minimum(by_role[np.ix_(whose, one_way)], 0.0)
-    return owned
+    return owned, articled
 
 
 def _voiced_labels(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
@@ -2312,9 +2319,12 @@ def _before_compound(words: list[str], i: int, stops: set[int] = frozenset()) ->
 
 def _answers_own(words: list[str], i: int) -> str | None:
     """The word that makes the noun at i (or ending a compound there) owned by what the
-    question asks for — "whose", "their", "its" or an indefinite article ("have *a* CEO") —
-    or None."""
+    question asks for — "whose", "their", "its" or an indefinite article ("have *a* CEO"; "a"
+    for a plural after "have" or "with": "companies *with* CEOs who …") — or None."""
     j = _before_compound(words, i)
+    if j >= 0 and words[j] in _HAVING and any(is_plural(w) for w in words[i : i + 2]
+                                               if w.isalpha() and w not in STOPWORDS):
+        return "a"  # (as an article would: "with CEOs" are "with a CEO" each)
     return words[j] if j >= 0 and words[j] in _ANSWERS_OWN else None
 
 
@@ -2332,7 +2342,9 @@ def _role_of_the_name(qa: QuestionAnalysis, i: int) -> bool:
 
 
 _POSSESSIVES = frozenset("whose their its".split())
+# ... or a verb of having before a bare plural ("companies that *have* CEOs who …")
 _ANSWERS_OWN = _POSSESSIVES | {"a", "an"}
+_HAVING = frozenset("have has with".split())
 
 
 def _verb_position(qa: QuestionAnalysis, i: int) -> bool:

@@ -4957,3 +4957,25 @@ def test_a_noun_the_dictionary_defines_as_a_person_asks_for_people(tmp_path: Pat
     assert "Marta Ruiz" in trace.answer_labels
     qa = analyse("which national team does Marta Ruiz coach", engine.kg("family"))
     assert not _asks_for_people(qa)
+
+
+@pytest.mark.slow  # imports a dev KB
+@pytest.mark.parametrize("question", [
+    "Which companies have a CEO who went to a university in Toronto?",
+    "Which companies have chief executives who graduated from universities in Toronto?",
+])  # fmt: skip
+def test_a_noun_the_answers_own_by_an_article_is_named_backwards_by_form(
+        tmp_path: Path, question: str) -> None:  # fmt: skip
+    """ "companies that have *a CEO* who studied at a university in Y": the answers own the
+    CEO, so the walk from Y arrives at the companies over `chief executive officer`
+    backwards — by the word's meaning that was read already, by its form ("CEO" is the
+    label's acronym) it was not, and the walk lost to the companies based in Y. A plural
+    after "have" or "with" is owned the same way ("have *chief executives* who …"). (The
+    business dev KB's tuning questions "What companies have a CEO who studied at a
+    university in Geneva?")"""
+    from tests.test_lexnet import engine_over
+
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "business" / "kb.nt"
+    engine = engine_over(tmp_path, dev_kb, "business")
+    trace = engine.ask(question, kb="business")
+    assert evidence_path(trace) == "located in → educated at → chief executive officer"
