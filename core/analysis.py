@@ -1564,8 +1564,10 @@ def _ends_noun_phrase(words: list[str], k: int, names: set[int]) -> bool:
 
 def verb_form(word: str) -> bool:
     """A past participle or gerund ("made", "directed", "starring"): it ends a noun phrase."""
+    # (four letters only as the past of a verb in "-ie": "died", "tied" — not "seed", "shed")
     return word in IRREGULAR_VERB_FORMS or (
-        len(word) > 4 and word.endswith(("ed", "ing")) and lexnet.may_inflect_a_verb(word)
+        (len(word) > 4 or word.endswith("ied")) and word.endswith(("ed", "ing"))
+        and lexnet.may_inflect_a_verb(word)
     )
 
 

@@ -4979,3 +4979,16 @@ def test_a_noun_the_answers_own_by_an_article_is_named_backwards_by_form(
     engine = engine_over(tmp_path, dev_kb, "business")
     trace = engine.ask(question, kb="business")
     assert evidence_path(trace) == "located in → educated at → chief executive officer"
+
+
+def test_a_four_letter_past_in_ied_is_a_verb_form(family) -> None:
+    """ "the country in which the father of X *died*": "died" is a past tense (of "die"),
+    the predicate after "the father of X" — a hop of its own (`chain_length` 2); four-letter
+    words in "-ed" otherwise are not ("seed", "shed")."""
+    from core.analysis import verb_form
+
+    assert verb_form("died") and verb_form("tied")
+    assert not verb_form("seed") and not verb_form("shed") and not verb_form("need")
+    qa = analyse("the country in which the father of Ann Lee died", family.kg("family"))
+    topic = next(m for m in qa.entities if m.text == "Ann Lee")
+    assert chain_length(qa, topic) == 2
