@@ -194,12 +194,19 @@ def defining_genera(word: str) -> tuple[str, ...]:
         return ()
     out: list[str] = []
     for synset in (_senses_of(found[0]) or {}).get("n", ())[:LABEL_SENSES]:
-        match = _GENUS_START.match(_definition(synset))
-        genus = lemmas(match[1])[:1] if match else ()
-        if genus and genus[0] != found[0]:
-            ids = (_senses_of(genus[0]) or {}).get("n", ())
-            out += [ids[0]] if ids else []
+        genus = _genus_of(synset)
+        if genus is not None and genus[0] != found[0]:
+            out.append(genus[1])
     return tuple(dict.fromkeys(out))
+
+
+def _genus_of(synset: str) -> tuple[str, str] | None:
+    """The noun a synset's definition says it is a kind of ("a N requiring / that / of …"),
+    as (its lemma, its first noun sense); None where the definition opens otherwise."""
+    match = _GENUS_START.match(_definition(synset))
+    genus = lemmas(match[1])[:1] if match else ()
+    ids = (_senses_of(genus[0]) or {}).get("n", ()) if genus else ()
+    return (genus[0], ids[0]) if ids else None
 
 
 PERSON = "n00007846"  # person, individual, someone …
@@ -216,14 +223,10 @@ def names_a_person(word: str) -> bool:
     ids = (_senses_of(found[0]) or {}).get("n", ()) if found else ()
     synset = ids[0] if ids else None
     for _ in range(PERSON_DEPTH):
-        if synset is None:
-            return False
-        if synset == PERSON:
-            return True
-        match = _GENUS_START.match(_definition(synset))
-        genus = lemmas(match[1])[:1] if match else ()
-        ids = (_senses_of(genus[0]) or {}).get("n", ()) if genus else ()
-        synset = ids[0] if ids else None
+        if synset is None or synset == PERSON:
+            break
+        genus = _genus_of(synset)
+        synset = genus[1] if genus else None
     return synset == PERSON
 
 
