@@ -1731,10 +1731,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     for rel, inverse in sem.inverse.items():
         by_form[:, 2 * sem.code[rel] + 1] = lexical[:, sem.code[inverse]]
     _walk_backwards(by_form, owned, lexical, sem)
-    for rel in sem.inverse:  # ... and so by form ("companies with *a CEO* educated at Y")
-        c = sem.code[rel]
-        by_form[articled, 2 * c + 1] = np.maximum(by_form[articled, 2 * c + 1],
-                                                   lexical[articled, c])
+    _also_backwards(by_form, articled, lexical, sem)  # ("companies with *a CEO* …" by form)
     _name_variants(by_form, marked_variants)
     qa.role_lex = np.hstack([by_form, pad])
 
@@ -2189,15 +2186,14 @@ def _name_both_ways(qa: QuestionAnalysis, rows: list[int], lexical: np.ndarray,
             if owner == "whose":  # answers own the relation to X, so it is walked
                 whose.append(row)  # backwards from X
             continue
-        verb = owner is None and not is_agent_noun(qa.words[i]) and _verb_position(qa, i)
-        if owner is None and not verb:
-            continue
         if owner is not None:
             articled.append(row)
-        for rel in sem.inverse:
-            c = sem.code[rel]
-            if owner is not None or lexical[row, c] > 0:
-                by_role[row, 2 * c + 1] = max(by_role[row, 2 * c + 1], scores[row, c])
+        elif not is_agent_noun(qa.words[i]) and _verb_position(qa, i):
+            for rel in sem.inverse:  # (a verb: the relations it names by its form)
+                c = sem.code[rel]
+                if lexical[row, c] > 0:
+                    by_role[row, 2 * c + 1] = max(by_role[row, 2 * c + 1], scores[row, c])
+    _also_backwards(by_role, articled, scores, sem)
     _walk_backwards(by_role, owned, scores, sem)
     # a relation with no stored inverse, a noun after "whose" names backwards only ("whose
     # *doctoral advisor* is Y": walked back from Y, not on to Y's own advisor) — "their" and
@@ -2309,6 +2305,15 @@ def _walk_backwards(by_role: np.ndarray, rows: list[int], scores: np.ndarray,
         by_role[rows, 2 * c + 1] = scores[rows, c]
 
 
+def _also_backwards(by_role: np.ndarray, rows: list[int], scores: np.ndarray,
+                    sem: RelationSemantics) -> None:  # fmt: skip
+    """The rows' words name each relation with a stored inverse backwards as well as
+    forwards: role 2i+1 at least as relation i (a noun the answers own by an article)."""
+    for rel in sem.inverse:
+        c = sem.code[rel]
+        by_role[rows, 2 * c + 1] = np.maximum(by_role[rows, 2 * c + 1], scores[rows, c])
+
+
 def _before_compound(words: list[str], i: int, stops: set[int] = frozenset()) -> int:
     """The token before the compound that ends at noun i ("whose *chief* executive": up to
     two words back), not stepping into a name that ends at a token in `stops`."""
@@ -2344,8 +2349,8 @@ def _role_of_the_name(qa: QuestionAnalysis, i: int) -> bool:
 
 
 _POSSESSIVES = frozenset("whose their its".split())
-# ... or a verb of having before a bare plural ("companies that *have* CEOs who …")
 _ANSWERS_OWN = _POSSESSIVES | {"a", "an"}
+# ... or a verb of having before a bare plural ("companies that *have* CEOs who …")
 _HAVING = frozenset("have has with".split())
 
 

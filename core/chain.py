@@ -216,15 +216,15 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         # "which town is X's team *from*": a preposition left at the end, the chain the
         # copula's subject, relates the chain's last part to the answer — a hop beyond it
         rest = [k for k in range(j, n) if words[k]]
-        stranded = len(rest) == 1 and words[rest[0]] in _LOCATIVES and any(
+        left_at_end = len(rest) == 1 and words[rest[0]] in _LOCATIVES and any(
             words[k] in COPULAS for k in range(topic.start))
-        qa._cache[("stranded", topic.start, topic.end)] = stranded
+        qa._cache[("stranded", topic.start, topic.end)] = left_at_end
         # "who is *in* X's league?": what is in it, a hop beyond the league — where the chain
         # ends the question and the noun asked about does not hold the preposition ("which
         # *movies in* X's filmography are …", "the oldest entry in X's work *as a writer*")
         # — unless the chain's last part names nothing ("what's *in* X's *lineup*", "who is
         # on X's club's *books*": the part and the preposition are one hop, X's contents)
-        parts += bool(needy & (predicate | before) or verb & content or stranded
+        parts += bool(needy & (predicate | before) or verb & content or left_at_end
                       or _verb_of_who(qa, topic)) or (
             topic.start > 1 and words[topic.start - 1] in _LOCATIVES
             and topic.start - 2 != qa.answer.focus and not any(words[j:])
