@@ -1694,7 +1694,7 @@ def _score_words(qa: QuestionAnalysis, kg: KnowledgeGraph, names: set[int]) -> N
     patient = _verb_named(lexicon, qa.words[rows[focus]], lexical[focus], sem) \
         if focus is not None and focus not in whole else []  # fmt: skip
     if focus is not None and focus not in whole and is_agent_noun(qa.words[rows[focus]]):
-        _agent_focus(by_role, focus, lexical[focus], kg, sem)
+        _agent_focus(by_role, focus, lexical[focus], kg, sem, qa.words[rows[focus]])
     elif patient:
         qa.subject_roles = _subject_focus(by_role, focus, lexical[focus], kg, patient)
     elif focus is not None and focus not in whole and lexical[focus].max() > 0 \
@@ -2373,12 +2373,16 @@ _BEFORE_VERBS = frozenset("that to".split())
 
 
 def _agent_focus(by_role: np.ndarray, row: int, lexical: np.ndarray, kg: KnowledgeGraph,
-                 sem: RelationSemantics) -> None:  # fmt: skip
+                 sem: RelationSemantics, word: str) -> None:  # fmt: skip
     """An agent noun asked about ("which *players* …") names whoever does what a relation
     says: the object of an agentive relation ("directed by": which *director*), the subject
     of an active one ("plays for": which *players*). For an active relation the answer is
-    whatever can be its subject, however the path reaches it — not what it reaches."""
-    active = [r for r in np.flatnonzero(lexical > 0) if not kg.relation(sem.rel_ids[r]).agentive]
+    whatever can be its subject, however the path reaches it — not what it reaches. Not
+    where the noun is the label's head and so names its objects: "X's jersey *number*"
+    (`shirt number`) is no numbered thing, though "-er" ends it."""
+    forms = word_forms(word)
+    active = [r for r in np.flatnonzero(lexical > 0) if not kg.relation(sem.rel_ids[r]).agentive
+              and not (forms & sem.head_forms[r] and sem.named_by_head(2 * r + 1))]
     _subject_focus(by_role, row, lexical, kg, active)
 
 

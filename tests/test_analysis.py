@@ -4995,3 +4995,25 @@ def test_a_four_letter_past_in_ied_is_a_verb_form(tmp_path: Path) -> None:
     kg = engine_over(tmp_path, dev_kb, "family").kg("family")
     qa = analyse("the country in which the father of Marta Ruiz died", kg)
     assert chain_length(qa, qa.entities[0]) == 2
+
+
+@pytest.mark.parametrize("question", ["what is Ann Lee's number", "what is Ann Lee's locker number",
+                                      "what is the number of Ann Lee"])
+def test_a_label_head_in_er_asked_about_names_its_objects(tmp_path: Path, question: str) -> None:
+    """ "X's *number*" asks for the objects of `locker number`, whose label's head the noun
+    is: ending in "-er" made it an agent noun, read as whoever has a number (the members,
+    reached back over any relation of theirs: "X's jersey number" walked to X's national
+    team's captain). An agent noun that names a label by its verb still names the doers:
+    "which *players* …" are whoever plays for the club. (Own wordings on the football dev KB.)"""
+    rows = []
+    for n, (name, club, locker) in enumerate((("Ann Lee", "Hill Club", "14"),
+                                              ("Ben Ray", "Hill Club", "7"),
+                                              ("Cy Moss", "Lake Club", "22"))):
+        rows += [(name, "locker number", locker), (name, "plays for club", club),
+                 (name, "member since", str(2001 + n))]
+    rows += [("Hill Club", "captain", "Ben Ray"), ("Lake Club", "captain", "Cy Moss")]
+    engine = _imported(tmp_path, "lockers", rows)
+    trace = engine.ask(question, kb="lockers")
+    assert (evidence_path(trace), trace.answer_labels) == ("locker number", ["14"])
+    assert set(engine.ask("which players play for Hill Club", kb="lockers").answer_labels) \
+        == {"Ann Lee", "Ben Ray"}  # fmt: skip
