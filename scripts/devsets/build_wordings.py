@@ -145,6 +145,18 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("who works for {x}'s employer", "employer>^employer+self"),
         ("who lives in {x}'s city", "place_of_residence>^place_of_residence+self"),
         ("list the graduates of the university {x} attended", "education>^education+self"),
+        # ninth batch (thirty-ninth session): everyday wordings typed while probing the
+        # session-start code on one entity each, then filled for four — not unseen
+        ("what faith does {x} follow", "religion"),
+        ("what does {x} believe in", "religion"),
+        ("what ethnic group is {x} from", "ethnicity"),
+        ("what tongue does {x} speak", "languages_spoken"),
+        ("what is {x}'s height", "height_cm"),
+        ("who is {x} married to", "spouse"),
+        ("what does {x} do for work", "profession"),
+        ("which university did {x} graduate from", "education"),
+        ("where is {x}'s employer based", "employer>headquartered_in"),
+        ("what sex is {x}", "gender"),
     ],
     "football": [
         ("who manages the club {x} plays for", "playsForClub>manager"),
@@ -233,6 +245,20 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("which players does {x}'s national team have", "nationalTeam>^nationalTeam+self"),
         ("name the clubs in the league {x} plays in", "league>^league+self"),
         ("who is in {x}'s squad", "playsForClub>^playsForClub+self"),
+        # ninth batch (thirty-ninth session): everyday wordings typed while probing the
+        # session-start code on one entity each, then filled for four — not unseen
+        ("who coaches {x}", "manager"),
+        ("who is the boss of {x}", "manager"),
+        ("who is in charge of {x}", "manager"),
+        ("who is the coach of {x}", "manager"),
+        ("what is {x}'s jersey number", "shirtNumber"),
+        ("what is {x}'s squad number", "shirtNumber"),
+        ("what number is on {x}'s shirt", "shirtNumber"),
+        ("which club did {x} play for previously", "formerClub"),
+        ("which team did {x} use to play for", "formerClub"),
+        ("where did {x} play before", "formerClub"),
+        ("how tall is {x}", "heightCm"),
+        ("what is {x}'s hometown", "birthCity"),
     ],
     "business": [
         ("who makes {x}", "manufacturer"),
@@ -323,6 +349,20 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("which firms are based in {x}'s home city",
          "headquarters_location>^headquarters_location+self"),
         ("list the companies in {x}'s industry", "industry>^industry+self"),
+        # ninth batch (thirty-ninth session): everyday wordings typed while probing the
+        # session-start code on one entity each, then filled for four — not unseen
+        ("who set up {x}", "founded_by"),
+        ("where is {x}'s head office", "headquarters_location"),
+        ("how many staff does {x} employ", "number_of_employees"),
+        ("how much money does {x} bring in", "revenue"),
+        ("who sits on the board of {x}", "board_member"),
+        ("who chairs {x}", "chairperson"),
+        ("where can I buy shares of {x}", "listed_on"),
+        ("who does {x} compete against", "competitor"),
+        ("which company owns {x}", "parent_organization"),
+        ("which firms belong to {x}", "subsidiary"),
+        ("what line of business is {x} in", "industry"),
+        ("what business is {x} in", "industry"),
     ],
     "music": [
         ("who produced {x}", "produced by"),
@@ -410,6 +450,19 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("what tracks are on the album that has {x}", "track of>^track of+self"),
         ("which albums did the label of {x} release", "released on label>^released on label+self"),
         ("list the members of {x}'s band", "member of>^member of+self"),
+        # ninth batch (thirty-ninth session): everyday wordings typed while probing the
+        # session-start code on one entity each, then filled for four — not unseen
+        ("who is in {x}", "^member of"),
+        ("who plays in {x}", "^member of"),
+        ("who sings for {x}", "lead vocalist"),
+        ("what kind of music do {x} play", "genre"),
+        ("where did {x} form", "formed in"),
+        ("when did {x} get together", "formation year"),
+        ("which records have {x} made", "^performer"),
+        ("what label is {x} on", "released on label"),
+        ("who recorded {x}", "performer"),
+        ("when did {x} come out", "release year"),
+        ("who are {x}'s bandmates", "member of>^member of-self"),
     ],
     "science": [
         ("who funds {x}", "funded_by"),
@@ -504,6 +557,17 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
         ("list the authors of {x}'s papers", "author_of>^author_of+self"),
         ("who is employed at {x}'s institution", "employer>^employer+self"),
         ("list the labs of the institution {x} belongs to", "part_of>^part_of+self"),
+        # ninth batch (thirty-ninth session): everyday wordings typed while probing the
+        # session-start code on one entity each, then filled for four — not unseen
+        ("where did {x} do their PhD", "educated_at"),
+        ("who mentored {x}", "doctoral_advisor"),
+        ("what does {x} work on", "field_of_work"),
+        ("what is {x}'s discipline", "field_of_work"),
+        ("which societies does {x} belong to", "member_of"),
+        ("where does {x} teach", "employer"),
+        ("what papers did {x} publish", "author_of"),
+        ("what passport does {x} hold", "country_of_citizenship"),
+        ("what is {x}'s hometown", "born_in"),
     ],
 }
 
