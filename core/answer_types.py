@@ -15,6 +15,7 @@ from core.analysis import (
     CATEGORY_NOUNS,
     COPULAS,
     HAS_SHARE,
+    HOP_EXPLAINED,
     PERSON_WORDS,
     PLACE_WORDS,
     WH_WORDS,
@@ -446,8 +447,19 @@ def _doer_named(qa: QuestionAnalysis, sem: RelationSemantics, code: int) -> bool
     names that relation ("who *employs* X's partner")? Then "who" asks for that doer, a firm as
     well as a person."""
     # (not "who *is employed* where X is": the verb's subject, not its doer)
-    return code ^ 1 in doer_roles(sem) and any(
-        float(qa.role_names[row, code]) >= NAMES_RELATION for row in _doer_words(qa))
+    if code ^ 1 in doer_roles(sem) and any(
+            float(qa.role_names[row, code]) >= NAMES_RELATION for row in _doer_words(qa)):
+        return True
+    # ... and a role the verb right after "who" names best of all and more than the walk the
+    # other way (a relation stored both ways says which side the verb's doer is on), arriving
+    # at nodes that mostly do what some label says is done (`doer_share`): "who *owns* X" —
+    # the firm X's `parent organization` is. Not a noun phrase ("who were the *PhD students*
+    # of Y" are people), nor a relation named alike both ways ("who *studied* under Y" is no
+    # university Y attended)
+    verbs = [row for row in _doer_words(qa) if qa.word_tokens[row] == qa.answer.focus + 1]
+    return any(float(qa.role_names[row, code]) >= max(float(qa.best[row]) - 1e-6, HOP_EXPLAINED)
+               and qa.role_names[row, code] > qa.role_names[row, code ^ 1] + DOER_SIDE
+               for row in verbs) and doer_share(sem, code) >= DOER_MAJORITY  # fmt: skip
 
 
 def _doer_words(qa: QuestionAnalysis) -> list[int]:
@@ -554,6 +566,8 @@ def _with_genus(qa: QuestionAnalysis, sem: RelationSemantics, vec: np.ndarray) -
 GENUS_BELOW = 0.3  # see _with_genus: a noun reading every role's reach worse than this
 NAMES_RELATION = 0.6  # a type noun matching a relation this well names it ("director")
 DOER_SAMPLE = 200  # nodes read per role for `doer_share`
+DOER_MAJORITY = 0.5  # a role arriving at doers this often may answer "who" (`_doer_named`)
+DOER_SIDE = 0.02  # ... where the verb names it this much more than the walk the other way
 
 
 def doer_roles(sem: RelationSemantics) -> frozenset[int]:

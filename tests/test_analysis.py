@@ -5017,3 +5017,22 @@ def test_a_label_head_in_er_asked_about_names_its_objects(tmp_path: Path, questi
     assert (evidence_path(trace), trace.answer_labels) == ("locker number", ["14"])
     assert set(engine.ask("which players play for Hill Club", kb="lockers").answer_labels) \
         == {"Ann Lee", "Ben Ray"}  # fmt: skip
+
+
+
+@pytest.mark.slow  # imports a dev KB
+def test_who_and_the_verb_it_names_best_may_ask_for_a_firm(tmp_path: Path) -> None:
+    """ "who *owns* X": the verb names `parent organization` best of all the KB's relations,
+    and parent firms do what labels say is done (people work for them) — so "who" is
+    answered by the owner, not by walking on to the person who founded it. A noun phrase
+    after "who is the" still asks for people. (The business dev KB's tuning questions "Who
+    owns X?"; asked here of another firm.)"""
+    from tests.test_lexnet import engine_over
+
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "business" / "kb.nt"
+    engine = engine_over(tmp_path, dev_kb, "business")
+    trace = engine.ask("who owns Redpath Foods", kb="business")
+    assert trace.answer_labels == ["Vantor Holdings"]
+    trace = engine.ask("who is the founder of Redpath Foods' parent organization", kb="business")
+    assert evidence_path(trace) == "parent organization → founded by"
+
