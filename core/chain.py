@@ -18,6 +18,7 @@ from core.analysis import (
     COPULAS,
     DO_SUPPORT,
     FRAME_WORDS,
+    HOP_EXPLAINED,
     PARTITIVES,
     PERSON_NOUNS,
     PREPOSITIONS,
@@ -219,13 +220,21 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         left_at_end = len(rest) == 1 and words[rest[0]] in _LOCATIVES and any(
             words[k] in COPULAS for k in range(topic.start))
         qa._cache[("stranded", topic.start, topic.end)] = left_at_end
+        # "where is X's employer *based*": a participle ending the question (a preposition
+        # after it aside), the chain the copula's subject, is a hop beyond the chain however
+        # weakly it names one — where the chain ends on a noun that names a relation itself
+        # ("where are X's home *matches* held": the matches' place is the one hop)
+        last_participle = 1 <= len(rest) <= 2 and verb_form(words[rest[0]]) \
+            and all(words[k] in STOPWORDS for k in rest[1:]) \
+            and _names_clearly(qa, rest[0] - 1) \
+            and any(words[k] in COPULAS for k in range(topic.start))  # fmt: skip
         # "who is *in* X's league?": what is in it, a hop beyond the league — where the chain
         # ends the question and the noun asked about does not hold the preposition ("which
         # *movies in* X's filmography are …", "the oldest entry in X's work *as a writer*")
         # — unless the chain's last part names nothing ("what's *in* X's *lineup*", "who is
         # on X's club's *books*": the part and the preposition are one hop, X's contents)
         parts += bool(needy & (predicate | before) or verb & content or left_at_end
-                      or _verb_of_who(qa, topic)) or (
+                      or last_participle or _verb_of_who(qa, topic)) or (
             topic.start > 1 and words[topic.start - 1] in _LOCATIVES
             and topic.start - 2 != qa.answer.focus and not any(words[j:])
             and _names_something(qa, last_words)
@@ -380,6 +389,12 @@ def _best_relation(qa: QuestionAnalysis, tokens: set[int]) -> set[int]:
     """The relation each of these words names best (by meaning), as one set."""
     rows = {t: r for r, t in enumerate(qa.word_tokens)}
     return {int(np.argmax(qa.scores[rows[t]])) for t in tokens if t in rows}
+
+
+def _names_clearly(qa: QuestionAnalysis, token: int) -> bool:
+    """Does the word at `token` name some relation well enough to explain a hop?"""
+    row = qa.row_of(token)
+    return row is not None and float(qa.best[row]) >= HOP_EXPLAINED
 
 
 def _needy(qa: QuestionAnalysis) -> set[int]:

@@ -5036,3 +5036,29 @@ def test_who_and_the_verb_it_names_best_may_ask_for_a_firm(tmp_path: Path) -> No
     trace = engine.ask("who is the founder of Redpath Foods' parent organization", kb="business")
     assert evidence_path(trace) == "parent organization → founded by"
 
+
+@pytest.mark.parametrize(("question", "hops"),
+                         [("where is Ann Lee's employer based", 2),
+                          ("where is Ann Lee's employer located", 2),
+                          # ... not a participle that is the chain's own predicate with more
+                          # after it, nor a chain after no copula
+                          ("who is Ann Lee's employer", 1)])  # fmt: skip
+def test_a_participle_ending_a_copula_question_is_a_hop_beyond_the_chain(
+        tmp_path: Path, question: str, hops: int) -> None:  # fmt: skip
+    """ "where is X's employer *based*": the chain is the copula's subject and the participle
+    ending the question says where it is — a hop beyond X's employer, however weakly "based"
+    names `headquarters city` (the walk stopped at the employer). (Own wordings, ninth batch,
+    on the family dev KB.)"""
+    rows = [("Ann Lee", "employer", "Acme Works"), ("Ben Ray", "employer", "Bolt Forge"),
+            ("Acme Works", "headquarters city", "Leeds"),
+            ("Bolt Forge", "headquarters city", "Hull"),
+            ("Ann Lee", "place of birth", "York"), ("Ben Ray", "place of birth", "Bath"),
+            ("Ann Lee", "spouse", "Ben Ray"), ("Ben Ray", "spouse", "Ann Lee")]
+    engine = _imported(tmp_path, "firms", rows)
+    qa = analyse(question, engine.kg("firms"))
+    assert chain_length(qa, qa.entities[0]) == hops
+    if hops == 2:
+        trace = engine.ask(question, kb="firms")
+        assert (evidence_path(trace), trace.answer_labels) == ("employer → headquarters city",
+                                                               ["Leeds"])  # fmt: skip
+
