@@ -24,6 +24,7 @@ from core.analysis import (
     ORDER_PULL,
     PLACE_NAMES,
     REACH_WEIGHT,
+    SENSE_SCORE,
     SWAP_COST,
     TAU,
     TAU_SOFT,
@@ -119,6 +120,34 @@ def arrival_kinds(sem: RelationSemantics, codes: np.ndarray) -> np.ndarray:
                      for c in np.asarray(codes).tolist()])  # fmt: skip
 
 
+
+
+def best_at_anchor(qa: QuestionAnalysis, anchor: str) -> np.ndarray:
+    """Each word's best reading (`qa.best`), lowered where the relation the word names best,
+    by its form, is none of the topic's while one of the topic's own it names by meaning
+    alone nearly as surely as a shared dictionary sense does (SENSE_SCORE): "who *coaches*
+    X" of a club names `head coach` (a national team's) best by its form and the club's
+    `manager` by the sense "coach" shares with it — the manager explains the word, not a
+    detour through the club's country to that country's head coach. (A topic relation the
+    word meets by form is no such reading: "the *clubs* run by coaches from X" walks on from
+    the country, not over `club country`.) Memoised per question and topic."""
+    key = ("best-at", anchor)
+    if key not in qa._cache:
+        sem, best = qa.semantics, qa.best.copy()
+        n = len(sem.rel_ids)
+        held = np.zeros(n, bool)
+        for code in sem.kg.index.roles.get(anchor, ()):
+            held[code >> 1] = True
+        named, by_form = qa.named[:, :n], qa.lexical[:, :n] > 0
+        if n and held.any() and len(best):
+            rows = np.arange(len(best))
+            top = named.argmax(axis=1)
+            own = np.where(held & ~by_form, named, -np.inf).max(axis=1)
+            lower = ~held[top] & by_form[rows, top] & (named[rows, top] >= best - 1e-6) \
+                & (own >= SENSE_SCORE - 1e-6) & (own < best)  # fmt: skip
+            best[lower] = own[lower]
+        qa._cache[key] = best
+    return qa._cache[key]
 
 
 def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.ndarray | None = None,
@@ -253,7 +282,7 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         if focus_row is not None:
             kind[focus_row] = -np.inf
         got = np.maximum(got, kind[:, None])
-    best = qa.best[rows][:, None]
+    best = (qa.best if anchor is None else best_at_anchor(qa, anchor))[rows][:, None]
     explained = np.exp(np.minimum(0.0, got - best) / TAU)  # (w, n)
     need = qa.need[rows]
     total = float(need.sum())
@@ -275,6 +304,9 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     if len(verbs):
         lex[verbs, idx, at] = np.maximum(lex[verbs, idx, at], lex_best[verbs])
     lex_need = np.maximum(lex_best, 0.0)
+    if anchor is not None:  # (a word read by a relation of the topic's own, its form naming
+        # one the topic has none of, is not asked to be read by its form: `best_at_anchor`)
+        lex_need[best_at_anchor(qa, anchor)[rows] < qa.best[rows]] = 0.0
     lex_got = lex.max(axis=2)  # (w, n)
     if topic_forms is not None:  # ... and the words that say by their form what the topic
         # is ("the Italy *national team*": Italy is one, so no hop need name `national team`)

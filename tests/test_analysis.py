@@ -5062,3 +5062,21 @@ def test_a_participle_ending_a_copula_question_is_a_hop_beyond_the_chain(
         assert (evidence_path(trace), trace.answer_labels) == ("employer → headquarters city",
                                                                ["Leeds"])  # fmt: skip
 
+
+@pytest.mark.parametrize("question", ["who coaches Hill United", "who is the coach of Hill United"])
+def test_a_word_reads_the_topics_own_relation_it_shares_a_sense_with(tmp_path: Path,
+                                                                     question: str) -> None:
+    """ "who *coaches* X", X a club: the word's form names `head coach` best, which no club
+    has (national teams do); the club's own `manager` shares a dictionary sense with it, so
+    the manager explains the word — not a walk through the club's country to the national
+    team's head coach. A national team is still asked for its head coach. (Own wordings,
+    ninth batch, on the football dev KB.)"""
+    rows = [("Hill United", "manager", "Ann Lee"), ("Lake Rovers", "manager", "Ben Ray"),
+            ("Norland", "head coach", "Cy Moss")]
+    rows += [(club, "club country", "Norland") for club in ("Hill United", "Lake Rovers")]
+    rows += [(coach, "coach nationality", "Norland") for coach in ("Ann Lee", "Ben Ray", "Cy Moss")]
+    engine = _imported(tmp_path, "coaches", rows)
+    trace = engine.ask(question, kb="coaches")
+    assert (evidence_path(trace), trace.answer_labels) == ("manager", ["Ann Lee"])
+    assert engine.ask("who coaches Norland", kb="coaches").answer_labels == ["Cy Moss"]
+
