@@ -2378,11 +2378,13 @@ def _agent_focus(by_role: np.ndarray, row: int, lexical: np.ndarray, kg: Knowled
     says: the object of an agentive relation ("directed by": which *director*), the subject
     of an active one ("plays for": which *players*). For an active relation the answer is
     whatever can be its subject, however the path reaches it — not what it reaches. Not
-    where the noun is the label's head and so names its objects: "X's jersey *number*"
-    (`shirt number`) is no numbered thing, though "-er" ends it."""
-    forms = word_forms(word)
+    where the noun itself is the label's head and so names its objects: "X's jersey
+    *number*" (`shirt number`) is no numbered thing, though "-er" ends it ("players" is no
+    head of `plays for`: its verb's doers)."""
+    own = {word, singular(word)}
     active = [r for r in np.flatnonzero(lexical > 0) if not kg.relation(sem.rel_ids[r]).agentive
-              and not (forms & sem.head_forms[r] and sem.named_by_head(2 * r + 1))]
+              and not (own & set(label_parts(kg.label(sem.rel_ids[r]))[0])
+                       and sem.named_by_head(2 * r + 1))]
     _subject_focus(by_role, row, lexical, kg, active)
 
 
