@@ -122,6 +122,17 @@ def arrival_kinds(sem: RelationSemantics, codes: np.ndarray) -> np.ndarray:
 
 
 
+def relations_held(qa: QuestionAnalysis, anchor: str) -> np.ndarray:
+    """(relations,): does the topic take part in each relation, either side (memoised)?"""
+    key = ("held", anchor)
+    if key not in qa._cache:
+        held = np.zeros(len(qa.semantics.rel_ids), bool)
+        for code in qa.semantics.kg.index.roles.get(anchor, ()):
+            held[code >> 1] = True
+        qa._cache[key] = held
+    return qa._cache[key]
+
+
 def best_at_anchor(qa: QuestionAnalysis, anchor: str) -> np.ndarray:
     """Each word's best reading (`qa.best`), lowered where the relation the word names best,
     by its form, is none of the topic's while one of the topic's own it names by meaning
@@ -135,9 +146,7 @@ def best_at_anchor(qa: QuestionAnalysis, anchor: str) -> np.ndarray:
     if key not in qa._cache:
         sem, best = qa.semantics, qa.best.copy()
         n = len(sem.rel_ids)
-        held = np.zeros(n, bool)
-        for code in sem.kg.index.roles.get(anchor, ()):
-            held[code >> 1] = True
+        held = relations_held(qa, anchor)
         named, by_form = qa.named[:, :n], qa.lexical[:, :n] > 0
         if n and held.any() and len(best):
             rows = np.arange(len(best))
@@ -238,6 +247,17 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
         if verbs:  # the paths whose last hop the noun asked about names by its form
             on_focus = qa.role_lex[rows[focus_row]][paths[np.arange(n), np.maximum(ends, 0)]]
             on_focus = (on_focus > 0) & (on_focus >= qa.lexical[focus_row].max() - 1e-6)
+        elif anchor is not None and (
+                verbs := _object_verbs(qa, rows, used[0], focus_row, by_form=False)) \
+                and not (relations_held(qa, anchor) & (qa.lexical[rows[verbs[0]]] > 0)).any():
+            # ... or, a noun that names none, whose last hop arrives at what the verb is said
+            # of, where the topic takes no part in what the verb names ("what *papers* did X
+            # *publish*": X's papers, which are `published in` some journal — not the papers
+            # of X's journals; "which movie did X *write*" walks over `written by` itself)
+            last = paths[np.arange(n), np.maximum(ends, 0)]
+            on_focus = patient_arrivals(qa, rows[verbs[0]])[last]
+        else:
+            verbs = []
     if verbs:  # "*when* was X *founded*": a last hop on a year explains the verb (and "what
         # *position* does X *play*": one the noun asked about names)
         idx = np.flatnonzero(on_literal | on_focus)[None, :]
@@ -551,16 +571,17 @@ def _time_verbs(qa: QuestionAnalysis, rows: list[int], after: int) -> list[int]:
 
 
 def _object_verbs(qa: QuestionAnalysis, rows: list[int], topic: EntityMention,
-                  focus_row: int) -> list[int]:  # fmt: skip
+                  focus_row: int, by_form: bool = True) -> list[int]:  # fmt: skip
     """ "What *position* does X *play*", "X *plays* in which *position*": where the noun
     asked about is the verb's object, the verb says nothing of its own — a last hop the noun
     names explains it too, however well the verb names another relation by its form (`plays
     for club`). The row (of `rows`) of the verb: the one word after the subject of a
     do-question that ends the question (no stranded preposition: "which team does X play
     *for*" asks for what the verb names), or the word right after the subject, followed by
-    "in" / "as" and the wh-word. Only where the noun names a relation by its form."""
+    "in" / "as" and the wh-word. Only where the noun names a relation by its form (with
+    `by_form`; without, only where it names none)."""
     words, focus = qa.words, qa.word_tokens[rows[focus_row]]
-    if qa.answer.wh != "thing" or qa.lexical[rows[focus_row]].max() <= 0:
+    if qa.answer.wh != "thing" or (qa.lexical[rows[focus_row]].max() > 0) != by_form:
         return []
     after = [row for row, r in enumerate(rows) if qa.word_tokens[r] >= topic.end]
     if not after:
@@ -573,6 +594,25 @@ def _object_verbs(qa: QuestionAnalysis, rows: list[int], topic: EntityMention,
     if verb == topic.end and focus > verb and between in _OBJECT_LINKS:
         return after[:1]
     return []
+
+
+def patient_arrivals(qa: QuestionAnalysis, row: int) -> np.ndarray:
+    """Per role code (+ padding): does a walk over it arrive at nodes that mostly are the
+    subjects of a relation the word of score row `row` names by its form (papers, which are
+    `published in` journals, for "publish")? Memoised per question and row."""
+    key = ("patients", row)
+    if key not in qa._cache:
+        sem = qa.semantics
+        named = np.flatnonzero(qa.lexical[row] > 0)
+        out = np.zeros(2 * len(sem.rel_ids) + 1, bool)
+        for code, nexts in sem.kg.index.follow.items():
+            if code < len(out) - 1:
+                out[code] = any(nexts.get(2 * int(r), 0.0) >= PATIENT_SHARE for r in named)
+        qa._cache[key] = out
+    return qa._cache[key]
+
+
+PATIENT_SHARE = 0.5  # arriving at a relation's subjects this often: at what it is said of
 
 
 # what may stand between a verb and the noun asked about as its object: "X plays *in which*

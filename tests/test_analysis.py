@@ -5080,3 +5080,27 @@ def test_a_word_reads_the_topics_own_relation_it_shares_a_sense_with(tmp_path: P
     assert (evidence_path(trace), trace.answer_labels) == ("manager", ["Ann Lee"])
     assert engine.ask("who coaches Norland", kb="coaches").answer_labels == ["Cy Moss"]
 
+
+def test_a_verb_said_of_the_noun_asked_about_is_explained_where_the_walk_reaches_it(
+        tmp_path: Path) -> None:  # fmt: skip
+    """ "what *papers* did X *publish*": the papers are what the verb is said of (each is
+    `published in` a journal) — the walk to X's papers explains "publish", as a last hop on
+    a year explains "when was X founded". The walk to X's journals and back to every paper
+    in them did before. Not where the topic takes part in what the verb names ("which film
+    did X *write*": over `written by`, not over `directed by` to films, which are written).
+    (Own wordings, ninth batch, on the science dev KB.)"""
+    rows = []
+    written = (("Ann Lee", "Hill Letters"), ("Ann Lee", "Lake Review"),
+               ("Ben Ray", "Hill Letters"), ("Cy Moss", "Lake Review"))
+    for n, (author, journal) in enumerate(written):
+        paper = f"Paper {n + 1}"
+        rows += [(author, "author of", paper), (paper, "published in", journal)]
+    # ... and where the topic takes part in what the verb names, the walk is over it
+    rows += [("Film 1", "written by", "Dee Orr"), ("Film 1", "directed by", "Dee Orr"),
+             ("Film 2", "written by", "Eve Hale"), ("Film 2", "directed by", "Dee Orr")]
+    engine = _imported(tmp_path, "papers", rows)
+    trace = engine.ask("what papers did Ann Lee publish", kb="papers")
+    assert (evidence_path(trace), sorted(trace.answer_labels)) == ("author of",
+                                                                   ["Paper 1", "Paper 2"])
+    trace = engine.ask("which film did Dee Orr write", kb="papers")
+    assert (evidence_path(trace), trace.answer_labels) == ("written by", ["Film 1"])
