@@ -2407,6 +2407,15 @@ def _verb_named(lexicon: Lexicon, word: str, lexical: np.ndarray,
     return out
 
 
+SUBJECT_SHARE = 0.5  # a role whose nodes hold a relation's subject role this often reaches them
+
+
+def reaches_subjects(nexts: dict[int, float], r: int) -> bool:
+    """Given what follows a role (`kg.index.follow[code]`: next role -> share of its nodes),
+    are the nodes it arrives at mostly the subjects of relation r?"""
+    return nexts.get(2 * r, 0.0) >= SUBJECT_SHARE
+
+
 def _subject_focus(by_role: np.ndarray, row: int, lexical: np.ndarray, kg: KnowledgeGraph,
                    rels: list[int]) -> frozenset[int]:  # fmt: skip
     """The noun asked about names the subjects of relations `rels` (the players who play
@@ -2422,7 +2431,7 @@ def _subject_focus(by_role: np.ndarray, row: int, lexical: np.ndarray, kg: Knowl
         by_role[row, 2 * r] = -1.0  # arriving at what "plays for" reaches: clubs, not players
         alike = sem.same_kind(2 * r + 1)
         for code, nexts in follow.items():
-            if code < by_role.shape[1] and (nexts.get(2 * r, 0.0) >= 0.5 or alike[code]):
+            if code < by_role.shape[1] and (reaches_subjects(nexts, r) or alike[code]):
                 by_role[row, code] = max(by_role[row, code], score)
                 marked.add(code)
     return frozenset(marked)

@@ -34,6 +34,7 @@ from core.analysis import (
     complement_names,
     do_question,
     literal_kinds,
+    reaches_subjects,
     role_codes,
     verb_form,
     whole_names,
@@ -607,12 +608,9 @@ def patient_arrivals(qa: QuestionAnalysis, row: int) -> np.ndarray:
         out = np.zeros(2 * len(sem.rel_ids) + 1, bool)
         for code, nexts in sem.kg.index.follow.items():
             if code < len(out) - 1:
-                out[code] = any(nexts.get(2 * int(r), 0.0) >= PATIENT_SHARE for r in named)
+                out[code] = any(reaches_subjects(nexts, int(r)) for r in named)
         qa._cache[key] = out
     return qa._cache[key]
-
-
-PATIENT_SHARE = 0.5  # arriving at a relation's subjects this often: at what it is said of
 
 
 # what may stand between a verb and the noun asked about as its object: "X plays *in which*
