@@ -310,6 +310,8 @@ def format_trace(trace: Trace, top: int = 10) -> str:
             f"  step {s.index}: {s.action.description} -> {status}; reward {s.reward:.2f}"
             f" ({s.duration_ms:.1f} ms)"
         )
+        if note := s.action.details.get("note"):  # a filter or constraint that was lifted
+            lines.append(f"    note: {note}")
     return scrub("\n".join(lines))  # errors in the steps may echo a provider's key
 
 

@@ -359,3 +359,20 @@ def test_text_arguments_must_be_utf8(
     assert code == 2 and out == ""
     assert_one_line_error(err, message, "is not valid UTF-8 text")
     assert not knowloop_home.exists()
+
+
+@pytest.mark.slow  # imports a dev KB
+def test_a_lifted_filter_is_noted_under_its_step(tmp_path: Path) -> None:
+    """A step whose filter matches no candidate keeps them all, with a note (a word read
+    wrongly must not empty the walk): the CLI prints the note under the step, so the step's
+    "keeping those whose …" is not read as applied. ("where was X's father born" where X has
+    no father in the family dev KB: the walk over his spouse keeps her, gender aside.)"""
+    from core.cli import format_trace
+    from tests.test_lexnet import engine_over
+
+    dev_kb = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "family" / "kb.tsv"
+    engine = engine_over(tmp_path, dev_kb, "family")
+    trace = engine.ask("where was Hans Hoffmann's father born", kb="family")
+    lifted = [s for s in trace.steps if s.action.details.get("note")]
+    assert lifted and "not applied" in lifted[0].action.details["note"]
+    assert f"    note: {lifted[0].action.details['note']}" in format_trace(trace).splitlines()
