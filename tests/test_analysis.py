@@ -5019,7 +5019,6 @@ def test_a_label_head_in_er_asked_about_names_its_objects(tmp_path: Path, questi
         == {"Ann Lee", "Ben Ray"}  # fmt: skip
 
 
-
 @pytest.mark.slow  # imports a dev KB
 def test_who_and_the_verb_it_names_best_may_ask_for_a_firm(tmp_path: Path) -> None:
     """ "who *owns* X": the verb names `parent organization` best of all the KB's relations,
@@ -5040,8 +5039,7 @@ def test_who_and_the_verb_it_names_best_may_ask_for_a_firm(tmp_path: Path) -> No
 @pytest.mark.parametrize(("question", "hops"),
                          [("where is Ann Lee's employer based", 2),
                           ("where is Ann Lee's employer located", 2),
-                          # ... not a participle that is the chain's own predicate with more
-                          # after it, nor a chain after no copula
+                          # ... and no hop more where no participle ends the question
                           ("who is Ann Lee's employer", 1)])  # fmt: skip
 def test_a_participle_ending_a_copula_question_is_a_hop_beyond_the_chain(
         tmp_path: Path, question: str, hops: int) -> None:  # fmt: skip
