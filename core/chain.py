@@ -217,17 +217,16 @@ def chain_length(qa: QuestionAnalysis, topic: EntityMention) -> int:
         # "which town is X's team *from*": a preposition left at the end, the chain the
         # copula's subject, relates the chain's last part to the answer — a hop beyond it
         rest = [k for k in range(j, n) if words[k]]
-        left_at_end = len(rest) == 1 and words[rest[0]] in _LOCATIVES and any(
-            words[k] in COPULAS for k in range(topic.start))
+        after_copula = any(words[k] in COPULAS for k in range(topic.start))
+        left_at_end = len(rest) == 1 and words[rest[0]] in _LOCATIVES and after_copula
         qa._cache[("stranded", topic.start, topic.end)] = left_at_end
         # "where is X's employer *based*": a participle ending the question (a preposition
         # after it aside), the chain the copula's subject, is a hop beyond the chain however
         # weakly it names one — where the chain ends on a noun that names a relation itself
         # ("where are X's home *matches* held": the matches' place is the one hop)
-        last_participle = 1 <= len(rest) <= 2 and verb_form(words[rest[0]]) \
+        last_participle = after_copula and 1 <= len(rest) <= 2 and verb_form(words[rest[0]]) \
             and all(words[k] in STOPWORDS for k in rest[1:]) \
-            and _names_clearly(qa, rest[0] - 1) \
-            and any(words[k] in COPULAS for k in range(topic.start))  # fmt: skip
+            and _names_clearly(qa, rest[0] - 1)  # fmt: skip
         # "who is *in* X's league?": what is in it, a hop beyond the league — where the chain
         # ends the question and the noun asked about does not hold the preposition ("which
         # *movies in* X's filmography are …", "the oldest entry in X's work *as a writer*")

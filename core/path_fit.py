@@ -325,9 +325,9 @@ def explain_paths(qa: QuestionAnalysis, paths: np.ndarray, used=(), extra: np.nd
     if len(verbs):
         lex[verbs, idx, at] = np.maximum(lex[verbs, idx, at], lex_best[verbs])
     lex_need = np.maximum(lex_best, 0.0)
-    if anchor is not None:  # (a word read by a relation of the topic's own, its form naming
-        # one the topic has none of, is not asked to be read by its form: `best_at_anchor`)
-        lex_need[best_at_anchor(qa, anchor)[rows] < qa.best[rows]] = 0.0
+    # (a word read by a relation of the topic's own, its form naming one the topic has none
+    # of, is not asked to be read by its form: `best_at_anchor` lowered its best)
+    lex_need[best[:, 0] < qa.best[rows]] = 0.0
     lex_got = lex.max(axis=2)  # (w, n)
     if topic_forms is not None:  # ... and the words that say by their form what the topic
         # is ("the Italy *national team*": Italy is one, so no hop need name `national team`)
